@@ -1,0 +1,70 @@
+"""The fixed game interface every rules engine implements (see ../shared/DESIGN.md).
+
+A game is a *decider*: pure functions over plain data (dict, list, str, int, bool, None).
+Nothing here does I/O or draws random numbers; the rng comes in as an argument to `decide`
+and every random outcome is written into the events it returns.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+State = dict[str, Any]
+Command = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class Result(TypedDict):
+    scores: list[int]
+    ranking: list[int]   # seats, best first
+    winners: list[int]
+
+
+class Status(TypedDict):
+    phase: str
+    to_act: list[int]
+    finished: bool
+    result: Result | None
+
+
+class IllegalMove(Exception):
+    """A command the rules refuse. `code` is stable and machine-readable (snake_case);
+    `message` is a sentence a person understands."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Game:
+    """One registered game: its facts and its pure functions."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: int
+    initial: Callable[[dict[str, Any], int], State]
+    decide: Callable[[State, int | None, Command, random.Random], list[Event]]
+    evolve: Callable[[State, Event], State]
+    view: Callable[[State, int | None], View]
+    legal_moves: Callable[[State, int], list[Command]]
+    status: Callable[[State], Status]
+    # Strings that only `seat` may see right now (seat None: strings nobody may see, such
+    # as the order of a face-down deck). Each must be a whole string value somewhere in the
+    # state, unique enough that finding its msgpack encoding in another audience's bytes
+    # proves a leak. The conformance suite and the end-to-end canary tests use it.
+    secrets: Callable[[State, int | None], list[str]]
+
+
+def fold(game: Game, events: list[Event], state: State) -> State:
+    """Apply events in order; the only way a state is ever rebuilt."""
+    for event in events:
+        state = game.evolve(state, event)
+    return state
