@@ -1,0 +1,31 @@
+"""Every error code the protocol can send, with what it means. SPEC.md §7 lists the same."""
+
+from __future__ import annotations
+
+ERROR_CODES: dict[str, str] = {
+    "bad_frame": "The frame could not be decoded in the connection's encoding.",
+    "frame_too_large": "The frame is larger than the server accepts.",
+    "not_a_map": "A message must be a map.",
+    "unknown_type": "The message type is not one this protocol version knows.",
+    "bad_field": "A field is missing or of the wrong type.",
+    "hello_required": "The first message on a connection must be hello.",
+    "already_greeted": "hello was already sent on this connection.",
+    "unknown_match": "No match has that id.",
+    "bad_token": "The seat token is missing, malformed or not the token of any seat of this match.",
+    "not_joined": "The connection has not joined or spectated that match.",
+    "not_seated": "Only a seated player may do this; spectators may not.",
+    "wrong_seat": "The message names a seat other than the one this connection joined.",
+    "match_not_started": "The match is waiting for its seats to fill.",
+    "busy": "The match is busy; try again.",
+    "internal": "The server failed to handle the message; nothing was changed.",
+}
+# Rejections of a move carry the rules engine's own code (not_your_turn, game_over, ...),
+# documented per game in docs/games/<id>.md.
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message

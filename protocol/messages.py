@@ -1,0 +1,121 @@
+"""The messages of protocol v1: what a client may send (validated here) and what the server
+sends (built here). Sans-I/O: maps in, maps out. SPEC.md §4-§6 describe each with examples.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.errors import ProtocolError
+
+Message = dict[str, Any]
+
+MATCH_ID_MAX = 64
+MOVE_ID_MAX = 64
+TOKEN_MAX = 128
+
+# field -> (accepted types, required). bool is excluded from int explicitly below.
+_CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "hello": {"client": ((str,), False)},
+    "join": {"match": ((str,), True), "token": ((str,), True), "since": ((int,), False)},
+    "spectate": {"match": ((str,), True), "since": ((int,), False)},
+    "leave": {"match": ((str,), True)},
+    "move": {"match": ((str,), True), "id": ((str,), True), "command": ((dict,), True), "seat": ((int,), False)},
+    "legal": {"match": ((str,), True)},
+    "resync": {"match": ((str,), True), "since": ((int,), True)},
+    "ping": {"nonce": ((int, str), False)},
+}
+CLIENT_TYPES = tuple(_CLIENT)
+_MAX_LEN = {"match": MATCH_ID_MAX, "id": MOVE_ID_MAX, "token": TOKEN_MAX, "client": 200, "nonce": 64}
+
+
+def parse_client(obj: Any) -> Message:
+    """Check a decoded frame against its message type; raise ProtocolError on any fault."""
+    if not isinstance(obj, dict):
+        raise ProtocolError("not_a_map", f"a message must be a map, not {type(obj).__name__}")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_field", "the field 'type' must be a string naming the message")
+    fields = _CLIENT.get(kind)
+    if fields is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}; known: {', '.join(CLIENT_TYPES)}")
+    for name, (types, required) in fields.items():
+        if name not in obj:
+            if required:
+                raise ProtocolError("bad_field", f"{kind}: the field {name!r} is required")
+            continue
+        value = obj[name]
+        if isinstance(value, bool) or not isinstance(value, types):
+            want = " or ".join("map" if t is dict else t.__name__ for t in types)
+            raise ProtocolError("bad_field", f"{kind}: the field {name!r} must be {want}, not {type(value).__name__}")
+        if isinstance(value, str) and len(value) > _MAX_LEN.get(name, 10_000):
+            raise ProtocolError("bad_field", f"{kind}: the field {name!r} is longer than {_MAX_LEN[name]} characters")
+        if isinstance(value, int) and value < 0:
+            raise ProtocolError("bad_field", f"{kind}: the field {name!r} must not be negative")
+    if kind == "move":
+        command = obj["command"]
+        if not isinstance(command.get("type"), str):
+            raise ProtocolError("bad_field", "move: the command must be a map with a string 'type'")
+        if not all(isinstance(k, str) for k in _keys(command)):
+            raise ProtocolError("bad_field", "move: every key inside the command must be a string")
+    return {k: obj[k] for k in ("type", *fields) if k in obj}
+
+
+def _keys(value: Any, depth: int = 0):
+    if depth > 32:
+        raise ProtocolError("bad_field", "move: the command is nested too deeply")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _keys(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _keys(v, depth + 1)
+
+
+# -- what the server sends -------------------------------------------------------------
+
+def welcome(encoding: str, session: str, server: str, max_frame: int, games: list[str]) -> Message:
+    return {"type": "welcome", "protocol": 1, "encoding": encoding, "server": server,
+            "session": session, "max_frame": max_frame, "games": games}
+
+
+def view(match: str, seq: int, seat: int | None, doc: dict[str, Any]) -> Message:
+    """A full document: `doc` is {"view": ..., "status": ...}; patches apply to it."""
+    return {"type": "view", "match": match, "seq": seq, "seat": seat, "doc": doc}
+
+
+def patch(match: str, seq: int, ops: list[dict[str, Any]]) -> Message:
+    return {"type": "patch", "match": match, "seq": seq, "ops": ops}
+
+
+def ack(match: str, move_id: str, seq: int) -> Message:
+    return {"type": "ack", "match": match, "id": move_id, "seq": seq}
+
+
+def reject(match: str, move_id: str, code: str, message: str) -> Message:
+    return {"type": "reject", "match": match, "id": move_id, "code": code, "message": message}
+
+
+def error(code: str, message: str, ref: Any = None) -> Message:
+    return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+def presence(match: str, seats: list[bool], spectators: int) -> Message:
+    return {"type": "presence", "match": match, "seats": seats, "spectators": spectators}
+
+
+def legal_moves(match: str, seq: int, moves: list[dict[str, Any]]) -> Message:
+    return {"type": "legal_moves", "match": match, "seq": seq, "moves": moves}
+
+
+def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> Message:
+    return {"type": "finished", "match": match, "seq": seq, "result": result, "seed": seed}
+
+
+def left(match: str) -> Message:
+    return {"type": "left", "match": match}
+
+
+def pong(nonce: Any) -> Message:
+    return {"type": "pong", "nonce": nonce}

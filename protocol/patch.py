@@ -1,0 +1,139 @@
+"""Patches between two views: a list of ops, each addressing a place by an array path.
+
+An op is a map `{"op": "add" | "remove" | "replace", "path": [key or index, ...], "value": v}`
+(`remove` has no value). Paths are arrays, so keys need no JSON-Pointer escaping. Ops apply
+in order; `add` on a list inserts at the index (the index may equal the length: append),
+`remove` on a list deletes at the index, `replace` sets an existing key or index. The empty
+path means the whole document (`replace` only).
+
+`diff(old, new)` is what the server sends; `apply(doc, ops)` is what every client runs; the
+suite checks `apply(old, diff(old, new)) == new` over random playouts of every game.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+Path = list[str | int]
+Op = dict[str, Any]
+
+
+class PatchError(ValueError):
+    pass
+
+
+def diff(old: Any, new: Any) -> list[Op]:
+    ops: list[Op] = []
+    _diff(old, new, [], ops)
+    return ops
+
+
+def _same(a: Any, b: Any) -> bool:
+    # bool is an int in Python: True == 1, but they encode differently.
+    return type(a) is type(b) and a == b
+
+
+def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+    if _same(old, new):
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": [*path, key]})
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": [*path, key], "value": value})
+            else:
+                _diff(old[key], value, [*path, key], ops)
+        return
+    if isinstance(old, list) and isinstance(new, list):
+        _diff_list(old, new, path, ops)
+        return
+    ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_list(old: list, new: list, path: Path, ops: list[Op]) -> None:
+    n_old, n_new = len(old), len(new)
+    # Common head and tail; what differs is a middle stretch.
+    head = 0
+    while head < n_old and head < n_new and _same(old[head], new[head]):
+        head += 1
+    tail = 0
+    while tail < n_old - head and tail < n_new - head and _same(old[n_old - 1 - tail], new[n_new - 1 - tail]):
+        tail += 1
+    mid_old, mid_new = n_old - head - tail, n_new - head - tail
+    paired = min(mid_old, mid_new)
+    local: list[Op] = []
+    for i in range(head, head + paired):
+        _diff(old[i], new[i], [*path, i], local)
+    for i in range(head + mid_old - 1, head + paired - 1, -1):
+        local.append({"op": "remove", "path": [*path, i]})
+    for i in range(head + paired, head + mid_new):
+        local.append({"op": "add", "path": [*path, i], "value": new[i]})
+    # Many small ops on a short list cost more than sending the list again.
+    if len(local) > max(2, n_new // 2):
+        ops.append({"op": "replace", "path": path, "value": new})
+    else:
+        ops.extend(local)
+
+
+def apply(doc: Any, ops: list[Op]) -> Any:
+    """Return a new document; `doc` is left as it was."""
+    doc = copy.deepcopy(doc)
+    for op in ops:
+        doc = _apply_one(doc, op)
+    return doc
+
+
+def _apply_one(doc: Any, op: Op) -> Any:
+    if not isinstance(op, dict) or not isinstance(op.get("path"), list):
+        raise PatchError(f"malformed op {op!r}")
+    kind, path = op.get("op"), op["path"]
+    if kind not in ("add", "remove", "replace"):
+        raise PatchError(f"unknown op {kind!r}")
+    if kind != "remove" and "value" not in op:
+        raise PatchError(f"{kind} without a value at {path!r}")
+    value = copy.deepcopy(op.get("value"))
+    if not path:
+        if kind != "replace":
+            raise PatchError("only replace may address the whole document")
+        return value
+    parent = doc
+    for key in path[:-1]:
+        parent = _step(parent, key, path)
+    last = path[-1]
+    if isinstance(parent, dict):
+        if not isinstance(last, str):
+            raise PatchError(f"map key must be a string at {path!r}")
+        if kind == "remove":
+            if last not in parent:
+                raise PatchError(f"remove of a missing key at {path!r}")
+            del parent[last]
+        elif kind == "replace" and last not in parent:
+            raise PatchError(f"replace of a missing key at {path!r}")
+        else:
+            parent[last] = value
+    elif isinstance(parent, list):
+        if not isinstance(last, int) or isinstance(last, bool):
+            raise PatchError(f"list index must be an integer at {path!r}")
+        limit = len(parent) + (1 if kind == "add" else 0)
+        if not 0 <= last < limit:
+            raise PatchError(f"index {last} out of range at {path!r}")
+        if kind == "add":
+            parent.insert(last, value)
+        elif kind == "remove":
+            del parent[last]
+        else:
+            parent[last] = value
+    else:
+        raise PatchError(f"cannot address inside a {type(parent).__name__} at {path!r}")
+    return doc
+
+
+def _step(node: Any, key: Any, path: Path) -> Any:
+    if isinstance(node, dict) and isinstance(key, str) and key in node:
+        return node[key]
+    if isinstance(node, list) and isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(node):
+        return node[key]
+    raise PatchError(f"path {path!r} does not exist")

@@ -1,0 +1,38 @@
+"""Version and encoding negotiation through the WebSocket subprotocol header.
+
+A client offers one or more of `teahouse.v1.msgpack` and `teahouse.v1.json`; the server picks
+the first it speaks, in the client's order of preference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PROTOCOL_VERSION = 1
+SUBPROTOCOLS: dict[str, str] = {
+    "teahouse.v1.msgpack": "msgpack",
+    "teahouse.v1.json": "json",
+}
+
+
+@dataclass(frozen=True)
+class Negotiated:
+    subprotocol: str
+    encoding: str
+    version: int = PROTOCOL_VERSION
+
+
+def negotiate(offered: list[str]) -> Negotiated | None:
+    """The first subprotocol we speak among those offered, or None."""
+    for name in offered:
+        name = name.strip()
+        if name in SUBPROTOCOLS:
+            return Negotiated(name, SUBPROTOCOLS[name])
+    return None
+
+
+def unsupported_reason(offered: list[str]) -> str:
+    said = ", ".join(offered) if offered else "none"
+    ours = ", ".join(SUBPROTOCOLS)
+    # A close reason must fit in 123 bytes.
+    return f"unsupported protocol (offered: {said}); speak {ours}"[:123]

@@ -1,0 +1,135 @@
+"""The event store: one async interface, two backends (embedded SQLite, Redis streams).
+
+A match's log is a sequence of commits numbered 1, 2, 3, ... with no gaps. `append` takes the
+commit whose seq the writer expects to be next; if another writer got there first it raises
+`Conflict`, and the writer reloads and decides again. That unique (match, seq) is the only
+concurrency control Teahouse needs, whatever the number of server nodes.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import AsyncIterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import msgpack
+
+EVENT_SCHEMA = 1
+
+
+class Conflict(Exception):
+    """Another writer committed this seq first (or the seq would leave a gap)."""
+
+
+@dataclass
+class Commit:
+    seq: int
+    seat: int | None
+    command: dict[str, Any]
+    events: list[dict[str, Any]]
+    move_id: str | None = None
+    ts: int = 0  # ms since the epoch
+    schema: int = EVENT_SCHEMA
+
+    def pack(self) -> bytes:
+        return msgpack.packb(asdict(self), use_bin_type=True)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> Commit:
+        return cls(**msgpack.unpackb(data, raw=False))
+
+    def public(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    taken: bool = False
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class MatchRecord:
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    listed: bool
+    seed: str
+    seed_sha256: str
+    created: int
+    forked_from: dict[str, Any] | None = None
+    finished: bool = False
+    result: dict[str, Any] | None = None
+    seats: list[SeatRecord] = field(default_factory=list)
+
+    def pack(self) -> bytes:
+        data = asdict(self)
+        del data["seats"]  # seats live apart, so that claiming one is a single atomic write
+        return msgpack.packb(data, use_bin_type=True)
+
+    @classmethod
+    def unpack(cls, data: bytes, seats: list[SeatRecord]) -> MatchRecord:
+        return cls(**msgpack.unpackb(data, raw=False), seats=seats)
+
+
+class EventStore(abc.ABC):
+    """What the runtime needs from storage. Every method is safe to call concurrently."""
+
+    name: str
+
+    # -- matches ------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_match(self, record: MatchRecord) -> None: ...
+
+    @abc.abstractmethod
+    async def get_match(self, match_id: str) -> MatchRecord | None: ...
+
+    @abc.abstractmethod
+    async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
+        """Listed matches, newest first."""
+
+    @abc.abstractmethod
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        """Take a free seat; False if someone already holds it."""
+
+    @abc.abstractmethod
+    async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None: ...
+
+    # -- the log --------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def append(self, match_id: str, commit: Commit) -> None:
+        """Durably append `commit`; raise Conflict unless commit.seq == last seq + 1."""
+
+    @abc.abstractmethod
+    async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
+        """Commits with after < seq <= until, in order."""
+
+    @abc.abstractmethod
+    async def last_seq(self, match_id: str) -> int: ...
+
+    @abc.abstractmethod
+    def tail(self, match_id: str, after: int) -> AsyncIterator[Commit]:
+        """Every commit with seq > after, in order, once each, waiting for new ones forever."""
+
+    # -- snapshots (a shortcut for the fold, never the truth) ------------------------------
+    @abc.abstractmethod
+    async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None: ...
+
+    @abc.abstractmethod
+    async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None: ...
+
+    async def close(self) -> None:
+        return None
+
+
+def pack_state(seq: int, state: dict[str, Any]) -> bytes:
+    return msgpack.packb({"seq": seq, "state": state}, use_bin_type=True)
+
+
+def unpack_state(data: bytes) -> tuple[int, dict[str, Any]]:
+    d = msgpack.unpackb(data, raw=False)
+    return d["seq"], d["state"]

@@ -1,0 +1,154 @@
+"""The Redis store: one stream per match, never trimmed.
+
+Keys carry the match id in a hash tag, so that every key of one match lives in one Redis
+Cluster slot: `th:{<match>}:log` (stream, entry id `<seq>-0`), `th:{<match>}:meta`,
+`th:{<match>}:seats` (hash: seat -> token hash), `th:{<match>}:snap`. The listing of matches
+is a sorted set `th:matches` (by creation time).
+
+The append is a small script: it checks the stream's top entry is `seq-1` and adds the entry
+with the explicit id `<seq>-0`, so two nodes racing on one seq cannot both win and the log
+never has a gap. Each tailing reader gets a dedicated connection: a cancelled blocking XREAD
+leaves its connection in an unknown state, so it must never go back into a shared pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgpack
+import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
+
+from service.store.base import (
+    Commit,
+    Conflict,
+    EventStore,
+    MatchRecord,
+    SeatRecord,
+    pack_state,
+    unpack_state,
+)
+
+_APPEND = """
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local last = 0
+if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
+if tonumber(ARGV[1]) ~= last + 1 then return redis.error_reply('CONFLICT ' .. last) end
+redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'c', ARGV[2])
+return last + 1
+"""
+
+BLOCK_MS = 5000
+MATCHES = "th:matches"
+
+
+def _key(match_id: str, part: str) -> str:
+    return f"th:{{{match_id}}}:{part}"
+
+
+class RedisStore(EventStore):
+    name = "redis"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._r = aioredis.Redis.from_url(url)
+        self._append_script = self._r.register_script(_APPEND)
+
+    # -- matches ------------------------------------------------------------------------
+    async def create_match(self, record: MatchRecord) -> None:
+        async with self._r.pipeline(transaction=True) as p:
+            p.set(_key(record.id, "meta"), record.pack(), nx=True)
+            for s in record.seats:
+                if s.token_hash is not None:
+                    p.hset(_key(record.id, "seats"), str(s.seat),
+                           msgpack.packb({"t": s.token_hash, "n": s.name}))
+            if record.listed:
+                p.zadd(MATCHES, {record.id: record.created})
+            await p.execute()
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        async with self._r.pipeline(transaction=False) as p:
+            p.get(_key(match_id, "meta"))
+            p.hgetall(_key(match_id, "seats"))
+            p.get(_key(match_id, "fin"))
+            meta, seats_raw, fin = await p.execute()
+        if meta is None:
+            return None
+        taken = {int(k): msgpack.unpackb(v, raw=False) for k, v in seats_raw.items()}
+        players = msgpack.unpackb(meta, raw=False)["players"]
+        seats = [
+            SeatRecord(seat=i, taken=i in taken, name=taken.get(i, {}).get("n"),
+                       token_hash=taken.get(i, {}).get("t"))
+            for i in range(players)
+        ]
+        rec = MatchRecord.unpack(meta, seats)
+        if fin is not None:
+            rec.finished = True
+            rec.result = msgpack.unpackb(fin, raw=False)
+        return rec
+
+    async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
+        ids = await self._r.zrevrange(MATCHES, 0, limit - 1)
+        recs = [await self.get_match(i.decode()) for i in ids]
+        return [r for r in recs if r is not None]
+
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        return bool(await self._r.hsetnx(
+            _key(match_id, "seats"), str(seat), msgpack.packb({"t": token_hash, "n": name})))
+
+    async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
+        await self._r.set(_key(match_id, "fin"), msgpack.packb(result, use_bin_type=True))
+
+    # -- the log --------------------------------------------------------------------------
+    async def append(self, match_id: str, commit: Commit) -> None:
+        try:
+            await self._append_script(keys=[_key(match_id, "log")], args=[commit.seq, commit.pack()])
+        except ResponseError as exc:
+            if "CONFLICT" in str(exc) or "equal or smaller" in str(exc):
+                raise Conflict(f"{match_id}: seq {commit.seq}: {exc}") from exc
+            raise
+
+    async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
+        hi = f"{until}-0" if until is not None else "+"
+        if until is not None and until <= after:
+            return []
+        entries = await self._r.xrange(_key(match_id, "log"), f"({after}-0", hi)
+        return [Commit.unpack(fields[b"c"]) for _id, fields in entries]
+
+    async def last_seq(self, match_id: str) -> int:
+        top = await self._r.xrevrange(_key(match_id, "log"), "+", "-", count=1)
+        return int(top[0][0].split(b"-")[0]) if top else 0
+
+    async def tail(self, match_id: str, after: int) -> AsyncIterator[Commit]:
+        conn = aioredis.Redis.from_url(self.url, single_connection_client=True)
+        key = _key(match_id, "log")
+        try:
+            while True:
+                reply = await conn.xread({key: f"{after}-0"}, block=BLOCK_MS, count=500)
+                for _stream, entries in reply or []:
+                    for _id, fields in entries:
+                        commit = Commit.unpack(fields[b"c"])
+                        after = commit.seq
+                        yield commit
+        finally:
+            # The connection may be mid-reply after a cancel: drop it, never reuse it.
+            await conn.aclose()
+
+    # -- snapshots --------------------------------------------------------------------------
+    _SNAP = """
+    local cur = redis.call('GET', KEYS[1])
+    if cur and tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[1]) then return 0 end
+    redis.call('SET', KEYS[1], ARGV[2]); redis.call('SET', KEYS[2], ARGV[1]); return 1
+    """
+
+    async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:
+        await self._r.eval(self._SNAP, 2, _key(match_id, "snap"), _key(match_id, "snapseq"),
+                           seq, pack_state(seq, state))
+
+    async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
+        data = await self._r.get(_key(match_id, "snap"))
+        return unpack_state(data) if data else None
+
+    async def close(self) -> None:
+        await self._r.aclose()

@@ -1,0 +1,221 @@
+"""The embedded store: one SQLite file, the default on a single machine.
+
+sqlite3 blocks, so every statement runs on one worker thread; the event loop only awaits.
+(match, seq) is the primary key of the log, so a second writer of the same seq fails on
+the key; the append also checks the seq follows the last one, so the log has no gaps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from service.store.base import (
+    Commit,
+    Conflict,
+    EventStore,
+    MatchRecord,
+    SeatRecord,
+    pack_state,
+    unpack_state,
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, record BLOB NOT NULL, created INTEGER NOT NULL,
+    listed INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0, result BLOB
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT, name TEXT,
+    PRIMARY KEY (match, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS log (
+    match TEXT NOT NULL, seq INTEGER NOT NULL, commit_data BLOB NOT NULL,
+    PRIMARY KEY (match, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
+) WITHOUT ROWID;
+"""
+
+# How often a tailing reader looks at the file for commits made by another process.
+POLL_SECONDS = 0.5
+
+
+class SqliteStore(EventStore):
+    name = "sqlite"
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if self.path.suffix == "" or self.path.is_dir():
+            self.path.mkdir(parents=True, exist_ok=True)
+            self.path = self.path / "teahouse.sqlite3"
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        self._db = self._pool.submit(self._connect).result()
+        # In-process wake-ups for tailing readers; other processes are found by polling.
+        self._appended: dict[str, asyncio.Event] = {}
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")  # an ack promises the commit survives a crash
+        db.execute("PRAGMA busy_timeout=5000")
+        db.executescript(_SCHEMA)
+        return db
+
+    async def _run(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    # -- matches ------------------------------------------------------------------------
+    async def create_match(self, record: MatchRecord) -> None:
+        def go() -> None:
+            with _tx(self._db):
+                self._db.execute(
+                    "INSERT INTO matches (id, record, created, listed) VALUES (?, ?, ?, ?)",
+                    (record.id, record.pack(), record.created, int(record.listed)),
+                )
+                self._db.executemany(
+                    "INSERT INTO seats (match, seat, token_hash, name) VALUES (?, ?, ?, ?)",
+                    [(record.id, s.seat, s.token_hash, s.name) for s in record.seats],
+                )
+        await self._run(go)
+
+    def _load(self, match_id: str) -> MatchRecord | None:
+        row = self._db.execute(
+            "SELECT record, finished, result FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        seats = [
+            SeatRecord(seat=s, taken=t is not None, name=n, token_hash=t)
+            for s, t, n in self._db.execute(
+                "SELECT seat, token_hash, name FROM seats WHERE match = ? ORDER BY seat", (match_id,)
+            )
+        ]
+        rec = MatchRecord.unpack(row[0], seats)
+        rec.finished = bool(row[1])
+        rec.result = msgpack.unpackb(row[2], raw=False) if row[2] is not None else None
+        return rec
+
+    async def get_match(self, match_id: str) -> MatchRecord | None:
+        return await self._run(self._load, match_id)
+
+    async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
+        def go() -> list[MatchRecord]:
+            ids = [r[0] for r in self._db.execute(
+                "SELECT id FROM matches WHERE listed = 1 ORDER BY created DESC, id LIMIT ?", (limit,)
+            )]
+            return [rec for i in ids if (rec := self._load(i)) is not None]
+        return await self._run(go)
+
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        def go() -> bool:
+            cur = self._db.execute(
+                "UPDATE seats SET token_hash = ?, name = ? WHERE match = ? AND seat = ? AND token_hash IS NULL",
+                (token_hash, name, match_id, seat),
+            )
+            return cur.rowcount == 1
+        return await self._run(go)
+
+    async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
+        blob = msgpack.packb(result, use_bin_type=True)
+        await self._run(lambda: self._db.execute(
+            "UPDATE matches SET finished = 1, result = ? WHERE id = ?", (blob, match_id)))
+
+    # -- the log --------------------------------------------------------------------------
+    async def append(self, match_id: str, commit: Commit) -> None:
+        data = commit.pack()
+
+        def go() -> None:
+            try:
+                with _tx(self._db, immediate=True):
+                    (last,) = self._db.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM log WHERE match = ?", (match_id,)
+                    ).fetchone()
+                    if commit.seq != last + 1:
+                        raise Conflict(f"{match_id}: seq {commit.seq} after {last}")
+                    self._db.execute(
+                        "INSERT INTO log (match, seq, commit_data) VALUES (?, ?, ?)",
+                        (match_id, commit.seq, data),
+                    )
+            except sqlite3.IntegrityError as exc:
+                raise Conflict(f"{match_id}: seq {commit.seq} taken") from exc
+
+        await self._run(go)
+        self._wake(match_id)
+
+    def _wake(self, match_id: str) -> None:
+        ev = self._appended.pop(match_id, None)
+        if ev is not None:
+            ev.set()
+
+    async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
+        top = until if until is not None else 1 << 62
+
+        def go() -> list[Commit]:
+            return [Commit.unpack(r[0]) for r in self._db.execute(
+                "SELECT commit_data FROM log WHERE match = ? AND seq > ? AND seq <= ? ORDER BY seq",
+                (match_id, after, top),
+            )]
+        return await self._run(go)
+
+    async def last_seq(self, match_id: str) -> int:
+        def go() -> int:
+            return self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM log WHERE match = ?", (match_id,)
+            ).fetchone()[0]
+        return await self._run(go)
+
+    async def tail(self, match_id: str, after: int) -> AsyncIterator[Commit]:
+        while True:
+            ev = self._appended.setdefault(match_id, asyncio.Event())
+            commits = await self.read(match_id, after)
+            for c in commits:
+                yield c
+                after = c.seq
+            if commits:
+                continue
+            try:
+                await asyncio.wait_for(ev.wait(), POLL_SECONDS)
+            except TimeoutError:
+                pass
+
+    # -- snapshots --------------------------------------------------------------------------
+    async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:
+        blob = pack_state(seq, state)
+        await self._run(lambda: self._db.execute(
+            "INSERT INTO snapshots (match, seq, state) VALUES (?, ?, ?) "
+            "ON CONFLICT(match) DO UPDATE SET seq = excluded.seq, state = excluded.state "
+            "WHERE excluded.seq > snapshots.seq",
+            (match_id, seq, blob),
+        ))
+
+    async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
+        row = await self._run(lambda: self._db.execute(
+            "SELECT state FROM snapshots WHERE match = ?", (match_id,)).fetchone())
+        return unpack_state(row[0]) if row else None
+
+    async def close(self) -> None:
+        await self._run(self._db.close)
+        self._pool.shutdown(wait=True)
+
+
+class _tx:
+    """BEGIN/COMMIT around a block on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection, immediate: bool = False) -> None:
+        self.db, self.immediate = db, immediate
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE" if self.immediate else "BEGIN")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")

@@ -1,0 +1,146 @@
+"""The store contract: every backend subclasses StoreContract and supplies `store`."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from service.games import fold, get_game
+from service.games.playout import playout
+from service.store import Commit, Conflict, EventStore, MatchRecord, SeatRecord
+
+
+def commit(seq: int, seat: int | None = 0, move_id: str | None = None) -> Commit:
+    return Commit(seq=seq, seat=seat, command={"type": "noop", "n": seq},
+                  events=[{"type": "nooped", "n": seq}], move_id=move_id, ts=int(time.time() * 1000))
+
+
+def record(match_id: str, players: int = 3, listed: bool = True) -> MatchRecord:
+    return MatchRecord(id=match_id, game="pixies", players=players, options={}, listed=listed,
+                       seed="s", seed_sha256="h", created=int(time.time() * 1000),
+                       seats=[SeatRecord(seat=i) for i in range(players)])
+
+
+class StoreContract:
+    @pytest.fixture
+    async def store(self) -> EventStore:  # pragma: no cover - each backend overrides it
+        raise NotImplementedError
+
+    async def test_append_and_read_ranges(self, store):
+        for seq in range(1, 11):
+            await store.append("m1", commit(seq))
+        assert [c.seq for c in await store.read("m1")] == list(range(1, 11))
+        assert [c.seq for c in await store.read("m1", after=3, until=6)] == [4, 5, 6]
+        assert await store.read("m1", after=10) == []
+        assert await store.last_seq("m1") == 10
+        assert await store.last_seq("nobody") == 0
+        got = (await store.read("m1", after=4, until=5))[0]
+        assert (got.command, got.events) == ({"type": "noop", "n": 5}, [{"type": "nooped", "n": 5}])
+
+    async def test_commit_round_trips_every_field(self, store):
+        c = Commit(seq=1, seat=None, command={"type": "start"}, events=[{"type": "x", "cards": ["A", "B"]}],
+                   move_id="mv-1", ts=1234)
+        await store.append("m", c)
+        assert (await store.read("m")) == [c]
+
+    async def test_duplicate_and_gap_are_conflicts(self, store):
+        await store.append("m", commit(1))
+        with pytest.raises(Conflict):
+            await store.append("m", commit(1))
+        with pytest.raises(Conflict):
+            await store.append("m", commit(3))
+        with pytest.raises(Conflict):
+            await store.append("other", commit(2))
+        assert [c.seq for c in await store.read("m")] == [1]
+
+    async def test_matches_are_independent(self, store):
+        await store.append("a", commit(1))
+        await store.append("b", commit(1))
+        await store.append("b", commit(2))
+        assert await store.last_seq("a") == 1 and await store.last_seq("b") == 2
+
+    async def test_two_writers_racing_never_both_win_a_seq(self, store):
+        wins: dict[str, list[int]] = {"w1": [], "w2": []}
+
+        async def writer(name: str) -> None:
+            for _ in range(40):
+                seq = await store.last_seq("race") + 1
+                try:
+                    await store.append("race", Commit(seq=seq, seat=0, command={"type": name}, events=[]))
+                    wins[name].append(seq)
+                except Conflict:
+                    pass  # lost: reload and try the next seq
+                await asyncio.sleep(0)
+
+        await asyncio.gather(writer("w1"), writer("w2"))
+        log = await store.read("race")
+        assert [c.seq for c in log] == list(range(1, len(log) + 1)), "no gap"
+        assert sorted(wins["w1"] + wins["w2"]) == [c.seq for c in log], "each seq won exactly once"
+        for c in log:
+            assert c.seq in wins[c.command["type"]], "the stored commit is the winner's"
+
+    async def test_tailing_reader_sees_every_commit_once_in_order(self, store):
+        total = 60
+        seen: list[int] = []
+
+        async def reader() -> None:
+            async for c in store.tail("t", after=0):
+                seen.append(c.seq)
+                if c.seq == total:
+                    return
+
+        task = asyncio.create_task(reader())
+        for seq in range(1, total + 1):
+            await store.append("t", commit(seq))
+            if seq % 7 == 0:
+                await asyncio.sleep(0.01)
+        await asyncio.wait_for(task, 15)
+        assert seen == list(range(1, total + 1))
+
+    async def test_tail_from_the_middle(self, store):
+        for seq in range(1, 6):
+            await store.append("t2", commit(seq))
+        got = []
+        async for c in store.tail("t2", after=3):
+            got.append(c.seq)
+            if c.seq == 5:
+                break
+        assert got == [4, 5]
+
+    async def test_snapshot_plus_tail_equals_the_full_fold(self, store):
+        game = get_game("pixies")
+        steps = list(playout(game, 3, "snap-contract"))
+        for st in steps:
+            await store.append("g", Commit(seq=st.seq, seat=st.seat, command=st.command, events=st.events))
+            if st.seq == 10:
+                await store.save_snapshot("g", st.seq, st.after)
+        await store.save_snapshot("g", 5, steps[4].after)  # an older snapshot never replaces a newer
+        seq, state = await store.load_snapshot("g")
+        assert seq == 10
+        tail = [e for c in await store.read("g", after=seq) for e in c.events]
+        full = [e for c in await store.read("g") for e in c.events]
+        initial = game.initial({}, 3)
+        assert fold(game, tail, state) == fold(game, full, initial) == steps[-1].after
+        assert await store.load_snapshot("nothing") is None
+
+    async def test_match_records_and_seat_claims(self, store):
+        await store.create_match(record("r1", players=2))
+        await store.create_match(record("r2", listed=False))
+        rec = await store.get_match("r1")
+        assert rec.game == "pixies" and rec.players == 2 and [s.taken for s in rec.seats] == [False, False]
+        assert await store.claim_seat("r1", 1, "hash-b", "bob")
+        assert not await store.claim_seat("r1", 1, "hash-c", "carol"), "a taken seat stays taken"
+        rec = await store.get_match("r1")
+        assert rec.seats[1].taken and rec.seats[1].token_hash == "hash-b" and rec.seats[1].name == "bob"
+        assert [m.id for m in await store.list_matches()] == ["r1"], "unlisted matches are not listed"
+        assert await store.get_match("nope") is None
+        await store.mark_finished("r1", {"winners": [1]})
+        rec = await store.get_match("r1")
+        assert rec.finished and rec.result == {"winners": [1]}
+
+    async def test_racing_seat_claims_give_each_seat_once(self, store):
+        await store.create_match(record("race-seats", players=4))
+        results = await asyncio.gather(*[store.claim_seat("race-seats", i % 4, f"h{i}", None) for i in range(16)])
+        assert sum(results) == 4
