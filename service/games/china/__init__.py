@@ -1,0 +1,25 @@
+"""China (Michael Schacht, 2005): houses and emissaries in nine provinces, 3 to 5 players.
+
+Rules: ../shared/rules/china.md; player docs: docs/games/china.md. The board (both sides) is
+data in data/map.json, partly reconstructed.
+"""
+
+from service.games.china.moves import legal_moves
+from service.games.china.rules import decide, evolve, initial, status
+from service.games.china.view import secrets, view
+from service.games.interface import Game
+
+GAME = Game(
+    id="china",
+    name="China",
+    min_players=3,
+    max_players=5,
+    rules_version=1,
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    legal_moves=legal_moves,
+    status=status,
+    secrets=secrets,
+)
