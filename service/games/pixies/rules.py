@@ -415,9 +415,10 @@ _APPLY = {
 
 def status(state: State) -> Status:
     result = state["result"]
+    seat = to_act(state)
     return {
         "phase": state["phase"],
-        "to_act": [] if state["phase"] != "drafting" else [to_act(state)],
+        "to_act": [] if seat is None else [seat],
         "finished": state["phase"] == "game_over",
         "result": None if result is None else {
             "scores": list(result["scores"]),
