@@ -1,0 +1,23 @@
+"""Khan (Christwart Conrad, 2010), 2 to 4 players: drive the foreign rulers out, place
+yurts, and conquer land with polyomino tiles. Rules: ../shared/rules/khan.md; players'
+guide: docs/games/khan.md. Board, tiles, deck, special cards and bonuses are data (data/)."""
+
+from service.games.interface import Game
+from service.games.khan.moves import legal_moves
+from service.games.khan.rules import decide, evolve, initial, status
+from service.games.khan.view import secrets, view
+
+GAME = Game(
+    id="khan",
+    name="Khan",
+    min_players=2,
+    max_players=4,
+    rules_version=1,
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    legal_moves=legal_moves,
+    status=status,
+    secrets=secrets,
+)
