@@ -22,7 +22,7 @@ def decode(frame: bytes | str, encoding: str) -> Any:
         if encoding == "msgpack":
             if isinstance(frame, str):
                 raise ProtocolError("bad_frame", "this connection speaks msgpack: send binary frames")
-            return msgpack.unpackb(frame, raw=False, strict_map_key=False, max_buffer_size=len(frame))
+            return msgpack.unpackb(frame, raw=False, strict_map_key=False)
         return orjson.loads(frame)
     except ProtocolError:
         raise

@@ -1,0 +1,19 @@
+"""The Teahouse Python client SDK.
+
+    client = TeahouseClient("http://127.0.0.1:8000")
+    match = await client.create_match("pixies", 3)
+    seat = await client.take_seat(match["match"])
+    async with client.connect() as conn:
+        game = await conn.join(match["match"], seat["token"])
+        await game.wait_for(lambda g: g.my_turn)
+        moves = await conn.legal_moves(game.match)
+        await conn.move(game.match, moves[0])
+
+A `MatchView` keeps the audience's document current by applying patches; it checks seq
+continuity and asks for a resync itself when a patch is missing. After a lost connection,
+`conn.reconnect()` joins every match again from its last seq.
+"""
+
+from clients.python.client import Connection, MatchView, Rejected, ServerError, TeahouseClient
+
+__all__ = ["Connection", "MatchView", "Rejected", "ServerError", "TeahouseClient"]

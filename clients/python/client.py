@@ -1,0 +1,309 @@
+"""Client SDK: HTTP lobby calls and a WebSocket connection that keeps views current."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import websockets
+
+from protocol.codec import decode, encode
+from protocol.patch import PatchError, apply
+
+SUBPROTOCOL = {"msgpack": "teahouse.v1.msgpack", "json": "teahouse.v1.json"}
+
+
+class ServerError(Exception):
+    """The server answered with an error message (`code`, `message`)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+class Rejected(ServerError):
+    """The rules refused a move; the log did not change."""
+
+
+class MatchView:
+    """One match as this connection's audience sees it. Read `doc`, `view`, `status`."""
+
+    def __init__(self, conn: Connection, match: str, seat: int | None, token: str | None) -> None:
+        self.conn, self.match, self.seat, self.token = conn, match, seat, token
+        self.seq = -1
+        self.doc: dict[str, Any] = {}
+        self.presence: dict[str, Any] | None = None
+        self.finished: dict[str, Any] | None = None
+        self.resyncs = 0
+        self._changed = asyncio.Condition()
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.doc.get("view", {})
+
+    @property
+    def status(self) -> dict[str, Any]:
+        return self.doc.get("status", {})
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.status.get("to_act", [])
+
+    @property
+    def over(self) -> bool:
+        return bool(self.status.get("finished"))
+
+    async def wait_for(self, predicate: Callable[[MatchView], bool], timeout: float = 30) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _on_view(self, msg: dict[str, Any]) -> None:
+        self.doc, self.seq = msg["doc"], msg["seq"]
+        await self._notify()
+
+    async def _on_patch(self, msg: dict[str, Any]) -> None:
+        if msg["seq"] <= self.seq:
+            return  # already have it (a resync overlapped a live patch)
+        if msg["seq"] != self.seq + 1:
+            await self._resync()
+            return
+        try:
+            self.doc = apply(self.doc, msg["ops"])
+        except PatchError:
+            await self._resync()
+            return
+        self.seq = msg["seq"]
+        await self._notify()
+
+    async def _resync(self) -> None:
+        self.resyncs += 1
+        await self.conn._send({"type": "resync", "match": self.match, "since": max(self.seq, 0)})
+
+
+class Connection:
+    """A WebSocket session. Use `async with client.connect() as conn`."""
+
+    def __init__(self, ws_url: str, encoding: str = "msgpack", record: bool = False) -> None:
+        self.ws_url, self.encoding = ws_url, encoding
+        self.matches: dict[str, MatchView] = {}
+        self.welcome: dict[str, Any] | None = None
+        self.frames: list[bytes] | None = [] if record else None  # every frame received, raw
+        self.errors: list[dict[str, Any]] = []
+        self.closed: asyncio.Future[tuple[int | None, str]] | None = None
+        self._ws: Any = None
+        self._reader: asyncio.Task | None = None
+        self._waiting: dict[Any, asyncio.Future] = {}
+        self._ids = itertools.count(1)
+        self._prefix = secrets.token_hex(4)
+
+    async def open(self) -> Connection:
+        loop = asyncio.get_running_loop()
+        self.closed = loop.create_future()
+        self._ws = await websockets.connect(self.ws_url, subprotocols=[SUBPROTOCOL[self.encoding]],
+                                            compression=None, max_size=2**24)
+        self._reader = asyncio.create_task(self._read())
+        self.welcome = await self._request("welcome", {"type": "hello", "client": "teahouse-python/0.1"},
+                                           ref="hello")
+        return self
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+
+    async def __aenter__(self) -> Connection:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def reconnect(self) -> None:
+        """Open a new socket and join every match again from the last seq it holds."""
+        await self.close()
+        await self.open()
+        for mv in list(self.matches.values()):
+            msg: dict[str, Any] = {"type": "join" if mv.seat is not None else "spectate", "match": mv.match}
+            if mv.token is not None:
+                msg["token"] = mv.token
+            if mv.seq >= 0:
+                msg["since"] = mv.seq
+            await self._send(msg)
+
+    # -- matches --------------------------------------------------------------------------
+    async def join(self, match: str, token: str, seat: int | None = None) -> MatchView:
+        return await self._watch({"type": "join", "match": match, "token": token}, seat, token)
+
+    async def spectate(self, match: str) -> MatchView:
+        return await self._watch({"type": "spectate", "match": match}, None, None)
+
+    async def _watch(self, msg: dict[str, Any], seat: int | None, token: str | None) -> MatchView:
+        mv = MatchView(self, msg["match"], seat, token)
+        self.matches[mv.match] = mv
+        try:
+            view_msg = await self._request(("view", mv.match), msg, ref=msg["type"])
+        except BaseException:
+            del self.matches[mv.match]
+            raise
+        mv.seat = view_msg["seat"]
+        return mv
+
+    async def move(self, match: str, command: dict[str, Any], move_id: str | None = None) -> int:
+        """Send a move; return its seq once committed, or raise Rejected."""
+        move_id = move_id or f"{self._prefix}-{next(self._ids)}"
+        reply = await self._request(move_id, {"type": "move", "match": match, "id": move_id, "command": command})
+        if reply["type"] == "reject":
+            raise Rejected(reply["code"], reply["message"])
+        return reply["seq"]
+
+    async def legal_moves(self, match: str) -> list[dict[str, Any]]:
+        reply = await self._request(("legal_moves", match), {"type": "legal", "match": match}, ref="legal")
+        return reply["moves"]
+
+    async def ping(self) -> dict[str, Any]:
+        nonce = next(self._ids)
+        return await self._request(("pong", nonce), {"type": "ping", "nonce": nonce})
+
+    # -- plumbing -------------------------------------------------------------------------
+    def _expect(self, key: Any) -> asyncio.Future:
+        fut = asyncio.get_running_loop().create_future()
+        self._waiting[key] = fut
+        return fut
+
+    async def _request(self, key: Any, msg: dict[str, Any], ref: str | None = None,
+                       timeout: float = 30) -> dict[str, Any]:
+        fut = self._expect(key)
+        err_key = ref or (key if isinstance(key, str) else msg["type"])
+        err = self._expect(("error", err_key))
+        try:
+            await self._send(msg)
+            done, _ = await asyncio.wait([fut, err], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if err in done:
+                e = err.result()
+                raise ServerError(e["code"], e["message"])
+            if fut not in done:
+                raise TimeoutError(f"no answer to {msg['type']}")
+            return fut.result()
+        finally:
+            self._waiting.pop(key, None)
+            self._waiting.pop(("error", err_key), None)
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self._ws.send(data)
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        data = encode(msg, self.encoding)
+        await self._ws.send(data if self.encoding == "msgpack" else data.decode())
+
+    def _resolve(self, key: Any, msg: dict[str, Any]) -> None:
+        fut = self._waiting.get(key)
+        if fut is not None and not fut.done():
+            fut.set_result(msg)
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self._ws:
+                if self.frames is not None:
+                    self.frames.append(frame if isinstance(frame, bytes) else frame.encode())
+                msg = decode(frame, self.encoding)
+                await self._dispatch(msg)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            if self.closed is not None and not self.closed.done():
+                rcvd = getattr(self._ws, "close_code", None)
+                self.closed.set_result((rcvd, getattr(self._ws, "close_reason", "") or ""))
+
+    async def _dispatch(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        mv = self.matches.get(msg.get("match", ""))
+        if kind == "welcome":
+            self._resolve("welcome", msg)
+        elif kind == "view" and mv is not None:
+            await mv._on_view(msg)
+            self._resolve(("view", mv.match), msg)
+        elif kind == "patch" and mv is not None:
+            await mv._on_patch(msg)
+        elif kind in ("ack", "reject"):
+            self._resolve(msg["id"], msg)
+        elif kind == "legal_moves":
+            self._resolve(("legal_moves", msg["match"]), msg)
+        elif kind == "pong":
+            self._resolve(("pong", msg["nonce"]), msg)
+        elif kind == "presence" and mv is not None:
+            mv.presence = msg
+            await mv._notify()
+        elif kind == "finished" and mv is not None:
+            mv.finished = msg
+            await mv._notify()
+        elif kind == "error":
+            self.errors.append(msg)
+            self._resolve(("error", msg.get("ref")), msg)
+
+
+class TeahouseClient:
+    """HTTP lobby calls, and `connect()` for a WebSocket session."""
+
+    def __init__(self, url: str, encoding: str = "msgpack", timeout: float = 30) -> None:
+        self.url = url.rstrip("/")
+        self.encoding = encoding
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=timeout)
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
+
+    def connect(self, record: bool = False) -> Connection:
+        return Connection(self.ws_url, self.encoding, record)
+
+    async def _call(self, method: str, path: str, **kw: Any) -> Any:
+        r = await self.http.request(method, path, **kw)
+        data = r.json()
+        if r.status_code >= 400:
+            raise ServerError(data["error"]["code"], data["error"]["message"])
+        return data
+
+    async def create_match(self, game: str, players: int, options: dict[str, Any] | None = None,
+                           listed: bool = True) -> dict[str, Any]:
+        return await self._call("POST", "/api/matches", json={"game": game, "players": players,
+                                                              "options": options or {}, "listed": listed})
+
+    async def take_seat(self, match: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
+        return await self._call("POST", f"/api/matches/{match}/seats", json={"seat": seat, "name": name})
+
+    async def match(self, match: str) -> dict[str, Any]:
+        return await self._call("GET", f"/api/matches/{match}")
+
+    async def matches(self, state: str | None = None) -> list[dict[str, Any]]:
+        return await self._call("GET", "/api/matches", params={"state": state} if state else None)
+
+    async def log(self, match: str) -> dict[str, Any]:
+        return await self._call("GET", f"/api/matches/{match}/log")
+
+    async def replay(self, match: str, seq: int | None = None, seat: int | None = None,
+                     token: str | None = None) -> dict[str, Any]:
+        params: dict[str, Any] = {}
+        if seq is not None:
+            params["seq"] = seq
+        if seat is not None:
+            params["seat"] = seat
+        if token is not None:
+            params["token"] = token
+        return await self._call("GET", f"/api/matches/{match}/replay", params=params)
+
+    async def fork(self, match: str, seq: int) -> dict[str, Any]:
+        return await self._call("POST", f"/api/matches/{match}/fork", json={"seq": seq})
+
+    async def aclose(self) -> None:
+        await self.http.aclose()

@@ -1,0 +1,250 @@
+"""The Starlette app: HTTP routes for the lobby and replays, and the WebSocket endpoint.
+
+The app factory only composes; the WebSocket endpoint is a thin adapter around
+service.session.Session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from protocol.versions import negotiate, unsupported_reason
+from service import replay
+from service.games import GAMES, get_game
+from service.lobby import Lobby, LobbyError
+from service.session import Session
+from service.store import EventStore, MatchRecord, open_store
+
+WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
+CLOSE_UNSUPPORTED = 4406
+
+
+def json(data: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type="application/json")
+
+
+def problem(code: str, message: str, status: int) -> Response:
+    return json({"error": {"code": code, "message": message}}, status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise LobbyError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise LobbyError("bad_json", "the request body must be a JSON object")
+    return data
+
+
+def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
+    taken = sum(s.taken for s in rec.seats)
+    state = "finished" if rec.finished else ("live" if taken == rec.players else "open")
+    out: dict[str, Any] = {
+        "match": rec.id, "game": rec.game, "players": rec.players, "options": rec.options,
+        "listed": rec.listed, "state": state, "created": rec.created,
+        "seats": [{"seat": s.seat, "taken": s.taken, "name": s.name} for s in rec.seats],
+        "seed_sha256": rec.seed_sha256, "forked_from": _public_fork(rec.forked_from),
+    }
+    if seq is not None:
+        out["seq"] = seq
+    if rec.finished:
+        out["seed"] = rec.seed
+        out["result"] = rec.result
+    return out
+
+
+def _public_fork(forked: dict[str, Any] | None) -> dict[str, Any] | None:
+    # The parent's seed is public once the parent is finished, which a fork requires.
+    return forked
+
+
+def create_app(store: EventStore | None = None, store_url: str | None = None) -> Starlette:
+    holder: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        s = store if store is not None else open_store(store_url or "sqlite:teahouse-data")
+        holder["store"], holder["lobby"] = s, Lobby(s)
+        yield
+        await holder["lobby"].close()
+        if store is None:
+            await s.close()
+
+    def lobby() -> Lobby:
+        return holder["lobby"]
+
+    def handles_errors(fn):
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except LobbyError as exc:
+                return problem(exc.code, exc.message, exc.status)
+        return endpoint
+
+    async def health(request: Request) -> Response:
+        return json({"ok": True, "store": holder["store"].name, "games": list(GAMES)})
+
+    async def games(request: Request) -> Response:
+        return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
+                      "max_players": g.max_players, "rules_version": g.rules_version}
+                     for g in map(get_game, GAMES)])
+
+    @handles_errors
+    async def create_match(request: Request) -> Response:
+        body = await _body(request)
+        rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
+                                   body.get("listed", True))
+        return json(_summary(rec, 0), 201)
+
+    @handles_errors
+    async def list_matches(request: Request) -> Response:
+        want = request.query_params.get("state")
+        recs = await lobby().store.list_matches()
+        rows = [_summary(r) for r in recs]
+        if want:
+            rows = [r for r in rows if r["state"] == want]
+        return json(rows)
+
+    @handles_errors
+    async def get_match(request: Request) -> Response:
+        match_id = request.path_params["match"]
+        rec = await lobby().record(match_id)
+        return json(_summary(rec, await lobby().store.last_seq(match_id)))
+
+    @handles_errors
+    async def take_seat(request: Request) -> Response:
+        body = await _body(request)
+        seat, token = await lobby().take_seat(request.path_params["match"], body.get("seat"), body.get("name"))
+        return json({"match": request.path_params["match"], "seat": seat, "token": token}, 201)
+
+    @handles_errors
+    async def match_log(request: Request) -> Response:
+        match_id = request.path_params["match"]
+        rec = await lobby().record(match_id)
+        if not rec.finished:
+            raise LobbyError("match_live", "the raw log is public once the match is over; "
+                             "while it is live use /replay, which shows an audience's view", 409)
+        commits = await lobby().store.read(match_id)
+        return json({**_summary(rec, len(commits)), "commits": [c.public() for c in commits]})
+
+    @handles_errors
+    async def replay_at(request: Request) -> Response:
+        match_id = request.path_params["match"]
+        q = request.query_params
+        rec = await lobby().record(match_id)
+        last = await lobby().store.last_seq(match_id)
+        seq = _int_param(q.get("seq"), "seq", last, 0, last)
+        seat = None
+        if q.get("seat") not in (None, "", "spectator"):
+            seat = _int_param(q.get("seat"), "seat", 0, 0, rec.players - 1)
+            if not rec.finished and await lobby().seat_for_token(match_id, q.get("token") or "") != seat:
+                raise LobbyError("bad_token", "a live match shows a seat's view only to that seat's token", 403)
+        commits = await lobby().store.read(match_id, 0, seq)
+        return json(replay.at(rec, commits, seq, seat))
+
+    @handles_errors
+    async def fork(request: Request) -> Response:
+        body = await _body(request)
+        rec = await lobby().fork(request.path_params["match"], body.get("seq"))
+        return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
+
+    async def websocket(ws: WebSocket) -> None:
+        offered = list(ws.scope.get("subprotocols") or [])
+        chosen = negotiate(offered)
+        await ws.accept(subprotocol=chosen.subprotocol if chosen else None)
+        if chosen is None:
+            await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
+            return
+        await serve_session(ws, Session(lobby(), chosen.encoding, lambda c, r: None))
+
+    routes = [
+        Route("/health", health),
+        Route("/api/games", games),
+        Route("/api/matches", create_match, methods=["POST"]),
+        Route("/api/matches", list_matches, methods=["GET"]),
+        Route("/api/matches/{match}", get_match),
+        Route("/api/matches/{match}/seats", take_seat, methods=["POST"]),
+        Route("/api/matches/{match}/log", match_log),
+        Route("/api/matches/{match}/replay", replay_at),
+        Route("/api/matches/{match}/fork", fork, methods=["POST"]),
+        WebSocketRoute("/ws", websocket),
+    ]
+    if (WEB / "index.html").exists():
+        routes += [
+            Route("/", lambda r: RedirectResponse("/web/")),
+            Route("/web/", lambda r: FileResponse(WEB / "index.html")),
+            Mount("/web", StaticFiles(directory=WEB), name="web"),
+        ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> int:
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise LobbyError("bad_field", f"{name} must be an integer") from None
+    if not lo <= value <= hi:
+        raise LobbyError("bad_field", f"{name} must be from {lo} to {hi}")
+    return value
+
+
+async def serve_session(ws: WebSocket, session: Session) -> None:
+    """Pump frames in and out until the client leaves or is cut off for reading too slowly."""
+    closing: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
+
+    def on_cut(code: int, reason: str) -> None:
+        if not closing.done():
+            closing.set_result((code, reason))
+
+    session._on_cut = on_cut
+    binary = session.encoding == "msgpack"
+
+    async def writer() -> None:
+        while True:
+            data = await session.outbox.get()
+            if binary:
+                await ws.send_bytes(data)
+            else:
+                await ws.send_text(data.decode())
+
+    async def reader() -> None:
+        while True:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                return
+            frame = msg.get("bytes")
+            if frame is None:
+                frame = msg.get("text") or ""
+            await session.handle(frame)
+
+    tasks = [asyncio.create_task(writer()), asyncio.create_task(reader())]
+    try:
+        done, _ = await asyncio.wait([*tasks, closing], return_when=asyncio.FIRST_COMPLETED)
+        if closing in done:
+            code, reason = closing.result()
+            tasks[0].cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=code, reason=reason), 2)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        session.leave_all()

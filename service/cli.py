@@ -1,0 +1,63 @@
+"""`teahouse serve | bot | replay`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from service.store import DEFAULT_URL
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="teahouse", description="Teahouse board-game server")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--store", default=DEFAULT_URL,
+                       help="sqlite:PATH (default: sqlite:teahouse-data) or redis://HOST:PORT/DB")
+    serve.add_argument("--log-level", default="warning")
+
+    bot = sub.add_parser("bot", help="create a match on a running server and play it with random bots")
+    bot.add_argument("--game", default="pixies")
+    bot.add_argument("--players", type=int, default=3)
+    bot.add_argument("--url", default="http://127.0.0.1:8000")
+    bot.add_argument("--seed", type=int, default=0)
+    bot.add_argument("--quiet", action="store_true")
+
+    rep = sub.add_parser("replay", help="step through a finished match commit by commit")
+    rep.add_argument("match")
+    rep.add_argument("--url", default="http://127.0.0.1:8000")
+    rep.add_argument("--seat", type=int, default=None, help="watch from this seat (default: spectator)")
+    rep.add_argument("--step", action="store_true", help="wait for Enter between commits")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "bot":
+        from clients.python.bot import run_match
+
+        asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet))
+        return 0
+    from clients.python.replay import run_replay
+
+    return asyncio.run(run_replay(args.url, args.match, args.seat, args.step))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from service.app import create_app
+
+    app = create_app(store_url=args.store)
+    print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}); "
+          f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_per_message_deflate=False,
+                ws_max_size=1 << 20, log_level=args.log_level, lifespan="on")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Matches on this node: creating them, handing out seats, loading live runtimes on demand.
+
+Seat tokens are 256-bit random strings given once to the player who takes the seat; only
+their sha256 is stored, so the store leaks no way to act for a player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Any
+
+from service.games import GAMES, IllegalMove, get_game
+from service.games.chance import new_seed, seed_commitment
+from service.runtime import MatchRuntime
+from service.store import Commit, EventStore, MatchRecord, SeatRecord
+
+
+class LobbyError(Exception):
+    """A request the lobby refuses; `status` is the HTTP status it maps to."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_match_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Lobby:
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._live: dict[str, MatchRuntime] = {}
+        self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
+
+    # -- creating ------------------------------------------------------------------------
+    async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
+                     forked_from: dict[str, Any] | None = None) -> MatchRecord:
+        if not isinstance(game_id, str) or game_id not in GAMES:
+            raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
+        game = get_game(game_id)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise LobbyError("bad_field", "players must be an integer")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise LobbyError("bad_field", "options must be a map")
+        if not isinstance(listed, bool):
+            raise LobbyError("bad_field", "listed must be true or false")
+        try:
+            game.initial(options, players)  # the engine checks the seat count and the options
+        except IllegalMove as exc:
+            raise LobbyError(exc.code, exc.message) from None
+        seed = new_seed()
+        record = MatchRecord(
+            id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
+            seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
+            forked_from=forked_from, seats=[SeatRecord(seat=i) for i in range(players)],
+        )
+        await self.store.create_match(record)
+        return record
+
+    async def fork(self, match_id: str, seq: Any) -> MatchRecord:
+        """A new match that starts from `seq` of a finished match, with fresh seats and seed."""
+        source = await self.record(match_id)
+        if not source.finished:
+            raise LobbyError("match_live", "only a finished match can be forked", 409)
+        last = await self.store.last_seq(match_id)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= last:
+            raise LobbyError("bad_field", f"seq must be an integer from 0 to {last}")
+        commits = await self.store.read(match_id, 0, seq)
+        game = get_game(source.game)
+        state = game.initial(source.options, source.players)
+        for c in commits:
+            for e in c.events:
+                state = game.evolve(state, e)
+        if seq > 0 and game.status(state)["finished"]:
+            raise LobbyError("bad_field", f"the match is already over at seq {seq}; fork from earlier")
+        record = await self.create(source.game, source.players, source.options, source.listed,
+                                   forked_from={"match": match_id, "seq": seq, "seed": source.seed})
+        for c in commits:
+            # The copied commits keep their facts; their move ids belong to the old seats.
+            await self.store.append(record.id, Commit(seq=c.seq, seat=c.seat, command=c.command,
+                                                      events=c.events, ts=c.ts))
+        return record
+
+    # -- seats ----------------------------------------------------------------------------
+    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:
+        record = await self.record(match_id)
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            raise LobbyError("bad_field", "name must be a string of at most 40 characters")
+        free = [s.seat for s in record.seats if not s.taken]
+        if seat is None:
+            candidates = free
+        elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.players:
+            raise LobbyError("bad_field", f"seat must be an integer from 0 to {record.players - 1}")
+        else:
+            candidates = [seat]
+        token = secrets.token_urlsafe(32)
+        for s in candidates:
+            if await self.store.claim_seat(match_id, s, hash_token(token), name):
+                await self._start_if_full(match_id)
+                return s, token
+        if seat is not None:
+            raise LobbyError("seat_taken", f"seat {seat} is taken", 409)
+        raise LobbyError("match_full", "every seat of this match is taken", 409)
+
+    async def _start_if_full(self, match_id: str) -> None:
+        record = await self.store.get_match(match_id)
+        if record is None or not all(s.taken for s in record.seats):
+            return
+        runtime = await self.runtime(match_id)
+        if runtime.seq == 0:
+            try:
+                await runtime.submit(None, {"type": "start"}, "start")
+            except IllegalMove:
+                pass  # another node started it between our look and our decide
+
+    async def seat_for_token(self, match_id: str, token: str) -> int | None:
+        record = await self.store.get_match(match_id)
+        if record is None:
+            return None
+        digest = hash_token(token)
+        for s in record.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    # -- looking up -------------------------------------------------------------------------
+    async def record(self, match_id: str) -> MatchRecord:
+        rec = await self.store.get_match(match_id) if isinstance(match_id, str) else None
+        if rec is None:
+            raise LobbyError("unknown_match", f"no match has the id {match_id!r}", 404)
+        return rec
+
+    async def runtime(self, match_id: str) -> MatchRuntime:
+        rt = self._live.get(match_id)
+        if rt is not None:
+            return rt
+        pending = self._loading.get(match_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
+        self._loading[match_id] = fut
+        try:
+            rt = MatchRuntime(self.store, await self.record(match_id))
+            await rt.load()
+            self._live[match_id] = rt
+            fut.set_result(rt)
+            return rt
+        except BaseException as exc:
+            fut.set_exception(exc)
+            fut.exception()  # mark retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[match_id]
+
+    async def close(self) -> None:
+        for rt in list(self._live.values()):
+            await rt.close()
+        self._live.clear()

@@ -1,0 +1,99 @@
+"""The one place state leaves the server: view -> patch -> encode, once per audience.
+
+An audience is a seat (0..n-1) or the spectators (None). For every audience that has at
+least one connection, a commit produces one patch message, computed from that audience's
+previous document and encoded at most once per wire encoding; every connection of the
+audience receives the same bytes. A document is {"view": game.view(...), "status": ...};
+because patches are taken between two already-filtered views, a patch cannot carry what the
+view hides.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from protocol import messages
+from protocol.codec import encode
+from protocol.patch import diff
+from service.games import Game
+
+Audience = int | None
+# How many past patches each audience keeps for a reconnecting client's resync.
+RECENT = 256
+
+
+class Frame:
+    """One message, encoded lazily and at most once per encoding."""
+
+    __slots__ = ("message", "_bytes")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self._bytes: dict[str, bytes] = {}
+
+    def encoded(self, encoding: str) -> bytes:
+        data = self._bytes.get(encoding)
+        if data is None:
+            data = self._bytes[encoding] = encode(self.message, encoding)
+        return data
+
+
+class AudienceProjection:
+    __slots__ = ("audience", "doc", "seq", "recent", "_full")
+
+    def __init__(self, audience: Audience) -> None:
+        self.audience = audience
+        self.doc: dict[str, Any] | None = None
+        self.seq = 0
+        self.recent: deque[tuple[int, Frame]] = deque(maxlen=RECENT)
+        self._full: Frame | None = None
+
+
+class Projection:
+    def __init__(self, game: Game, match_id: str) -> None:
+        self.game = game
+        self.match_id = match_id
+        self._audiences: dict[Audience, AudienceProjection] = {}
+
+    def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
+        return {"view": self.game.view(state, audience), "status": self.game.status(state)}
+
+    def watch(self, audience: Audience, state: dict[str, Any], seq: int) -> None:
+        """Start keeping `audience` current (on its first connection)."""
+        if audience not in self._audiences:
+            ap = AudienceProjection(audience)
+            ap.doc, ap.seq = self.document(state, audience), seq
+            self._audiences[audience] = ap
+
+    def unwatch(self, audience: Audience) -> None:
+        self._audiences.pop(audience, None)
+
+    def full(self, audience: Audience) -> Frame:
+        ap = self._audiences[audience]
+        if ap._full is None:
+            ap._full = Frame(messages.view(self.match_id, ap.seq, audience, ap.doc or {}))
+        return ap._full
+
+    def advance(self, state: dict[str, Any], seq: int) -> dict[Audience, Frame]:
+        """The patch frame of every watched audience for the commit that made `state`."""
+        frames: dict[Audience, Frame] = {}
+        for audience, ap in self._audiences.items():
+            doc = self.document(state, audience)
+            frame = Frame(messages.patch(self.match_id, seq, diff(ap.doc, doc)))
+            ap.doc, ap.seq, ap._full = doc, seq, None
+            ap.recent.append((seq, frame))
+            frames[audience] = frame
+        return frames
+
+    def since(self, audience: Audience, seq: int) -> list[Frame] | None:
+        """The patches after `seq`, if all of them are still kept; None means: send a full view."""
+        ap = self._audiences[audience]
+        if seq == ap.seq:
+            return []
+        if seq > ap.seq:
+            return None
+        kept = [(s, f) for s, f in ap.recent if s > seq]
+        if not kept or kept[0][0] != seq + 1:
+            return None
+        return [f for _, f in kept]

@@ -1,0 +1,31 @@
+"""Replays: a match's state at any seq, seen by any audience, rebuilt from its log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.games import get_game
+from service.store import Commit, MatchRecord
+
+
+def state_at(record: MatchRecord, commits: list[Commit], seq: int) -> dict[str, Any]:
+    game = get_game(record.game)
+    state = game.initial(record.options, record.players)
+    for c in commits:
+        if c.seq > seq:
+            break
+        for e in c.events:
+            state = game.evolve(state, e)
+    return state
+
+
+def at(record: MatchRecord, commits: list[Commit], seq: int, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) saw right after commit `seq`."""
+    game = get_game(record.game)
+    state = state_at(record, commits, seq)
+    out: dict[str, Any] = {"match": record.id, "seq": seq, "seat": seat,
+                           "view": game.view(state, seat), "status": game.status(state)}
+    if record.finished and 0 < seq <= len(commits):
+        c = commits[seq - 1]
+        out["commit"] = {"seat": c.seat, "command": c.command, "ts": c.ts}
+    return out

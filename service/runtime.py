@@ -1,0 +1,209 @@
+"""A live match on this node: its folded state, its log position, its watchers.
+
+The log is the truth. A runtime holds a cache of `fold(evolve, log, initial)` and moves it
+forward only by applying commits in seq order, whether this node wrote them or another node
+did (the tail loop reads them from the store). A command is decided against the cached state,
+appended with the seq it expects; on a conflict the runtime catches up and decides again.
+Nothing is sent to anyone that is not in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict
+from typing import Any, Protocol
+
+from protocol import messages
+from service.games import Game, IllegalMove, get_game
+from service.games.chance import commit_rng
+from service.projection import Audience, Frame, Projection
+from service.store import Commit, Conflict, EventStore, MatchRecord
+
+log = logging.getLogger("teahouse.runtime")
+
+SNAPSHOT_EVERY = 50
+DECIDE_ATTEMPTS = 8
+REMEMBERED_REJECTIONS = 1024
+
+
+class Watcher(Protocol):
+    """A connection watching a match (service.session.Session implements it)."""
+
+    encoding: str
+
+    def deliver(self, data: bytes) -> None:
+        """Queue bytes without waiting; a watcher whose queue is full cuts itself off."""
+
+
+class Busy(Exception):
+    pass
+
+
+class MatchRuntime:
+    def __init__(self, store: EventStore, record: MatchRecord) -> None:
+        self.store = store
+        self.record = record
+        self.game: Game = get_game(record.game)
+        self.state: dict[str, Any] = self.game.initial(record.options, record.players)
+        self.seq = 0
+        self.lock = asyncio.Lock()
+        self.projection = Projection(self.game, record.id)
+        self.watchers: dict[Audience, set[Watcher]] = {}
+        # (seat, client move id) -> seq of the commit it produced: retries get the same ack.
+        self.accepted: dict[tuple[int | None, str], int] = {}
+        self.rejected: OrderedDict[tuple[int | None, str], tuple[str, str]] = OrderedDict()
+        self._tail_task: asyncio.Task | None = None
+        self.closed = False
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    # -- loading and following the log ----------------------------------------------------
+    async def load(self) -> None:
+        snap = await self.store.load_snapshot(self.id)
+        if snap is not None:
+            self.seq, self.state = snap
+            # Move ids before the snapshot are still needed for idempotent retries.
+            for c in await self.store.read(self.id, 0, self.seq):
+                if c.move_id is not None:
+                    self.accepted[(c.seat, c.move_id)] = c.seq
+        for c in await self.store.read(self.id, self.seq):
+            self._fold_commit(c)
+        self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
+
+    async def _follow(self) -> None:
+        """Apply commits written by any node (this one included; those are skipped)."""
+        while not self.closed:
+            try:
+                async for c in self.store.tail(self.id, self.seq):
+                    if c.seq > self.seq:
+                        async with self.lock:
+                            await self._catch_up()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the store went away: retry, the log is still the truth
+                log.exception("tailing %s failed; retrying", self.id)
+                await asyncio.sleep(0.5)
+
+    async def _catch_up(self) -> None:
+        """Apply every commit after self.seq that is in the store. Hold the lock."""
+        for c in await self.store.read(self.id, self.seq):
+            await self._apply(c)
+
+    def _fold_commit(self, c: Commit) -> None:
+        if c.seq != self.seq + 1:
+            raise RuntimeError(f"{self.id}: commit {c.seq} after {self.seq}")
+        for e in c.events:
+            self.state = self.game.evolve(self.state, e)
+        self.seq = c.seq
+        if c.move_id is not None:
+            self.accepted[(c.seat, c.move_id)] = c.seq
+
+    async def _apply(self, c: Commit) -> None:
+        if c.seq <= self.seq:
+            return
+        self._fold_commit(c)
+        self._broadcast(self.projection.advance(self.state, self.seq))
+        status = self.game.status(self.state)
+        if status["finished"] and not self.record.finished:
+            self.record.finished, self.record.result = True, status["result"]
+            await self.store.mark_finished(self.id, status["result"])
+            self._broadcast_all(Frame(messages.finished(self.id, self.seq, status["result"], self.record.seed)))
+        if self.seq % SNAPSHOT_EVERY == 0:
+            await self.store.save_snapshot(self.id, self.seq, self.state)
+
+    # -- commands -------------------------------------------------------------------------
+    async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None) -> int:
+        """Decide, append and apply one command; return its seq or raise IllegalMove/Busy."""
+        key = (seat, move_id) if move_id is not None else None
+        async with self.lock:
+            if key is not None:
+                if key in self.accepted:
+                    return self.accepted[key]
+                if key in self.rejected:
+                    raise IllegalMove(*self.rejected[key])
+            for _ in range(DECIDE_ATTEMPTS):
+                try:
+                    events = self.game.decide(self.state, seat, command, commit_rng(self.record.seed, self.seq + 1))
+                except IllegalMove as exc:
+                    if key is not None:
+                        self.rejected[key] = (exc.code, exc.message)
+                        if len(self.rejected) > REMEMBERED_REJECTIONS:
+                            self.rejected.popitem(last=False)
+                    raise
+                c = Commit(seq=self.seq + 1, seat=seat, command=command, events=events,
+                           move_id=move_id, ts=int(time.time() * 1000))
+                try:
+                    await self.store.append(self.id, c)
+                except Conflict:
+                    await self._catch_up()  # another node won this seq: decide again on its result
+                    if key is not None and key in self.accepted:
+                        return self.accepted[key]
+                    continue
+                await self._apply(c)
+                return c.seq
+            raise Busy(f"{self.id}: gave up after {DECIDE_ATTEMPTS} conflicting appends")
+
+    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
+        return self.game.legal_moves(self.state, seat)
+
+    def status(self) -> dict[str, Any]:
+        return dict(self.game.status(self.state))
+
+    # -- watchers -------------------------------------------------------------------------
+    def attach(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
+        """Add a watcher and send it what it is missing: patches after `since`, or a full view."""
+        self.projection.watch(audience, self.state, self.seq)
+        self.watchers.setdefault(audience, set()).add(watcher)
+        self.resync(watcher, audience, since)
+        if self.record.finished:
+            watcher.deliver(Frame(messages.finished(self.id, self.seq, self.record.result,
+                                                    self.record.seed)).encoded(watcher.encoding))
+        self._broadcast_presence()
+
+    def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
+        frames = self.projection.since(audience, since) if since is not None else None
+        if frames is None:
+            frames = [self.projection.full(audience)]
+        for f in frames:
+            watcher.deliver(f.encoded(watcher.encoding))
+
+    def detach(self, watcher: Watcher) -> None:
+        for audience, group in list(self.watchers.items()):
+            if watcher in group:
+                group.discard(watcher)
+                if not group:
+                    del self.watchers[audience]
+                    self.projection.unwatch(audience)
+        self._broadcast_presence()
+
+    def presence(self) -> dict[str, Any]:
+        return messages.presence(
+            self.id,
+            [bool(self.watchers.get(s)) for s in range(self.record.players)],
+            len(self.watchers.get(None, ())),
+        )
+
+    def _broadcast(self, frames: dict[Audience, Frame]) -> None:
+        for audience, frame in frames.items():
+            for w in list(self.watchers.get(audience, ())):
+                w.deliver(frame.encoded(w.encoding))
+
+    def _broadcast_all(self, frame: Frame) -> None:
+        for group in list(self.watchers.values()):
+            for w in list(group):
+                w.deliver(frame.encoded(w.encoding))
+
+    def _broadcast_presence(self) -> None:
+        self._broadcast_all(Frame(self.presence()))
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._tail_task is not None:
+            self._tail_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._tail_task

@@ -1,0 +1,159 @@
+"""One client connection, as a state machine independent of the WebSocket library.
+
+Frames come in through `handle`; everything going out is queued with `deliver` into a
+bounded outbox that the adapter drains. A client that stops reading fills its outbox and is
+cut off (close code 4408) instead of slowing anyone else; it reconnects and resyncs.
+Bad input is answered with an error message and never ends the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from protocol import messages
+from protocol.codec import decode, encode
+from protocol.errors import ProtocolError
+from service.games import GAMES, IllegalMove
+from service.lobby import Lobby, LobbyError
+from service.projection import Audience
+from service.runtime import Busy, MatchRuntime
+
+log = logging.getLogger("teahouse.session")
+
+MAX_FRAME = 64 * 1024
+OUTBOX = 512
+SERVER = "teahouse/0.1"
+CLOSE_SLOW = 4408
+
+
+class Session:
+    def __init__(self, lobby: Lobby, encoding: str, on_cut: Callable[[int, str], None]) -> None:
+        self.lobby = lobby
+        self.encoding = encoding
+        self.id = secrets.token_hex(8)
+        self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX)
+        self.greeted = False
+        self.cut = False
+        self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
+        self._on_cut = on_cut
+
+    # -- out --------------------------------------------------------------------------------
+    def deliver(self, data: bytes) -> None:
+        if self.cut:
+            return
+        try:
+            self.outbox.put_nowait(data)
+        except asyncio.QueueFull:
+            self.cut = True
+            self.leave_all()
+            self._on_cut(CLOSE_SLOW, "slow consumer: reconnect and resync")
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.deliver(encode(message, self.encoding))
+
+    # -- in ---------------------------------------------------------------------------------
+    async def handle(self, frame: bytes | str) -> None:
+        ref = None
+        try:
+            if len(frame) > MAX_FRAME:
+                raise ProtocolError("frame_too_large", f"a frame may be at most {MAX_FRAME} bytes")
+            raw = decode(frame, self.encoding)
+            if isinstance(raw, dict):
+                ref = raw.get("id") if isinstance(raw.get("id"), str) else raw.get("type")
+                ref = ref if isinstance(ref, str) else None
+            msg = messages.parse_client(raw)
+            await getattr(self, f"_on_{msg['type']}")(msg)
+        except ProtocolError as exc:
+            self.send(messages.error(exc.code, exc.message, ref))
+        except LobbyError as exc:
+            code = exc.code if exc.code in ("unknown_match",) else "bad_field"
+            self.send(messages.error(code, exc.message, ref))
+        except Exception:
+            log.exception("session %s: failed on a frame", self.id)
+            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref))
+
+    async def _on_hello(self, msg: dict[str, Any]) -> None:
+        if self.greeted:
+            raise ProtocolError("already_greeted", "hello was already sent on this connection")
+        self.greeted = True
+        self.send(messages.welcome(self.encoding, self.id, SERVER, MAX_FRAME, list(GAMES)))
+
+    def _require_hello(self) -> None:
+        if not self.greeted:
+            raise ProtocolError("hello_required", "send hello first")
+
+    async def _runtime(self, match_id: str) -> MatchRuntime:
+        try:
+            return await self.lobby.runtime(match_id)
+        except LobbyError:
+            raise ProtocolError("unknown_match", f"no match has the id {match_id!r}") from None
+
+    async def _on_join(self, msg: dict[str, Any]) -> None:
+        self._require_hello()
+        rt = await self._runtime(msg["match"])
+        seat = await self.lobby.seat_for_token(msg["match"], msg["token"])
+        if seat is None:
+            raise ProtocolError("bad_token", "that token holds no seat of this match")
+        self._watch(rt, seat, msg.get("since"))
+
+    async def _on_spectate(self, msg: dict[str, Any]) -> None:
+        self._require_hello()
+        rt = await self._runtime(msg["match"])
+        self._watch(rt, None, msg.get("since"))
+
+    def _watch(self, rt: MatchRuntime, audience: Audience, since: int | None) -> None:
+        previous = self.joined.get(rt.id)
+        if previous is not None:
+            previous[0].detach(self)
+        self.joined[rt.id] = (rt, audience)
+        rt.attach(self, audience, since)
+
+    def _joined(self, match_id: str) -> tuple[MatchRuntime, Audience]:
+        self._require_hello()
+        try:
+            return self.joined[match_id]
+        except KeyError:
+            raise ProtocolError("not_joined", f"join or spectate match {match_id!r} first") from None
+
+    async def _on_leave(self, msg: dict[str, Any]) -> None:
+        rt, _ = self._joined(msg["match"])
+        rt.detach(self)
+        del self.joined[msg["match"]]
+        self.send(messages.left(msg["match"]))
+
+    async def _on_move(self, msg: dict[str, Any]) -> None:
+        rt, seat = self._joined(msg["match"])
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators cannot move")
+        if "seat" in msg and msg["seat"] != seat:
+            raise ProtocolError("wrong_seat", f"this connection plays seat {seat}, not seat {msg['seat']}")
+        try:
+            seq = await rt.submit(seat, msg["command"], msg["id"])
+        except IllegalMove as exc:
+            self.send(messages.reject(rt.id, msg["id"], exc.code, exc.message))
+        except Busy:
+            raise ProtocolError("busy", "the match is busy; send the same move again") from None
+        else:
+            self.send(messages.ack(rt.id, msg["id"], seq))
+
+    async def _on_legal(self, msg: dict[str, Any]) -> None:
+        rt, seat = self._joined(msg["match"])
+        if seat is None:
+            raise ProtocolError("not_seated", "spectators have no legal moves")
+        self.send(messages.legal_moves(rt.id, rt.seq, rt.legal_moves(seat)))
+
+    async def _on_resync(self, msg: dict[str, Any]) -> None:
+        rt, audience = self._joined(msg["match"])
+        rt.resync(self, audience, msg["since"])
+
+    async def _on_ping(self, msg: dict[str, Any]) -> None:
+        self.send(messages.pong(msg.get("nonce")))
+
+    def leave_all(self) -> None:
+        for rt, _ in self.joined.values():
+            rt.detach(self)
+        self.joined.clear()
