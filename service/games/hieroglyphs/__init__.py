@@ -1,0 +1,25 @@
+"""Chinese Squared (Ch2): play hieroglyph cards, move by their tones around a square of
+cards, and declare Chinese expressions at the Emperor.
+
+Rules: ../shared/rules/hieroglyphs.md; player docs: docs/games/hieroglyphs.md.
+"""
+
+from service.games.hieroglyphs.moves import legal_moves
+from service.games.hieroglyphs.rules import decide, evolve, initial, status
+from service.games.hieroglyphs.view import secrets, view
+from service.games.interface import Game
+
+GAME = Game(
+    id="hieroglyphs",
+    name="Chinese Squared",
+    min_players=2,
+    max_players=4,
+    rules_version=1,
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    legal_moves=legal_moves,
+    status=status,
+    secrets=secrets,
+)
