@@ -183,7 +183,8 @@ def _take_card(state: State, seat: int, command: Command, rng: random.Random) ->
     taken = {"type": "card_taken", "seat": seat, "card": card, **placed}
     events: list[Event] = [taken]
     after = _fold(state, events)
-    if _is_full(after["areas"][seat]) and not _is_full(area):
+    # The picker's area had an empty cell (else they would not be picking), so this is new.
+    if _is_full(after["areas"][seat]):
         filled = {"type": "area_filled", "seat": seat}
         events.append(filled)
         after = _fold(after, [filled])

@@ -10,6 +10,7 @@ from service.games.interface import IllegalMove
 from service.games.pixies import GAME
 from service.games.pixies.data import CARD_IDS
 from service.games.pixies.rules import decide, score_area
+from service.games.playout import playout
 
 from .table import area, fold, started, table, take, types
 
@@ -197,15 +198,14 @@ def test_t14_with_two_to_four_players_every_round_ends_by_a_full_area(players):
 
 
 def _playout(players, seed):
-    from service.games.playout import playout
     for step in playout(GAME, players, seed):
         yield step.events
 
 
 def test_t15_round_transition_and_game_end():
     """T15: after rounds 1 and 2 all 70 cards are back, areas and market are empty, the round
-    counter and the zone multiplier go up; after round 3 the game is over and refuses commands."""
-    from service.games.playout import playout
+    counter and the zone multiplier go up; after round 3 the game is over and refuses commands.
+    The spec names the refusal after the end WRONG_PHASE; the platform's code for it is game_over."""
     multipliers = []
     final = None
     for step in playout(GAME, 3, "t15"):
@@ -221,6 +221,9 @@ def test_t15_round_transition_and_game_end():
                 assert between["round"] == scored["round"] + 1
         final = step.after
     assert multipliers == [2, 3, 4]
+    per_round = [[score["total"] for score in scores] for scores in final["round_scores"]]
+    assert final["totals"] == [sum(column) for column in zip(*per_round, strict=True)]
+    assert GAME.status(final)["result"]["scores"] == final["totals"]
     assert GAME.status(final)["phase"] == "game_over" and final["round"] == 3
     seat = 0
     for command in ({"type": "take_card", "card": "B01"}, {"type": "start"}):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.games.pixies import GAME
 from service.games.pixies.rules import evolve, game_result, largest_zone, score_area
 
-from .table import area, table
+from .table import area, table, take
 
 
 def breakdown(v, s, x, z, m):
@@ -105,7 +105,6 @@ def test_multiplier_is_2_3_4_by_round():
 
 
 def test_every_player_is_scored_at_round_end_full_or_not():
-    from .table import take
     a = "[B01 G02 Y04 | R05 G07 B11 | G14 R15 .]"
     state = table(2, market=["Y16", "G12", "R03", "B05"], first=0, areas={0: a, 1: "[. . . | . . . | . . B16]"})
     _, state = take(state, 0, "Y16")

@@ -14,6 +14,7 @@ from service.games.interface import IllegalMove
 from service.games.pixies import GAME
 from service.games.pixies.data import CARDS, DECK
 from service.games.pixies.rules import decide, evolve, initial
+from service.games.playout import playout
 
 from .table import fold, started, table, take, types
 
@@ -211,7 +212,6 @@ def test_only_the_seat_to_act_has_legal_moves():
 
 
 def test_full_match_log_refolds_to_the_same_state():
-    from service.games.playout import playout
     log, final = [], None
     for step in playout(GAME, 4, "refold"):
         log += step.events
