@@ -1,0 +1,135 @@
+"""The decide-side toolkit: a working context that applies each event as it is emitted,
+the control stack's push and pop, effects every part of the rules shares (gains, payments,
+tracks), and the field readers that turn junk commands into IllegalMove."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from service.games.gugong import board, data
+from service.games.gugong.events import evolve
+from service.games.interface import Command, Event, IllegalMove, State
+
+
+class Ctx:
+    """Events emitted so far and the state they lead to; rules read `ctx.s` as they go."""
+
+    def __init__(self, state: State, rng: random.Random | None) -> None:
+        self.s = state
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.s = evolve(self.s, event)
+        self.events.append(event)
+
+
+# --- the control stack ------------------------------------------------------------------------------
+# A frame is a plain dict {"kind": ..., ...}. Prompt frames carry the "seat" that must answer;
+# the other frames are steps that run by themselves once they reach the top.
+
+
+def push(ctx: Ctx, *frames: dict[str, Any]) -> None:
+    """Schedule frames to run in the order given, before anything already waiting."""
+    if frames:
+        ctx.emit({"type": "pending_pushed", "frames": [dict(f) for f in frames]})
+
+
+def pop(ctx: Ctx) -> None:
+    ctx.emit({"type": "pending_popped"})
+
+
+def top(s: State) -> dict[str, Any] | None:
+    return s["stack"][-1] if s["stack"] else None
+
+
+# --- shared effects ------------------------------------------------------------------------------------
+
+
+def gain(ctx: Ctx, seat: int, n: int, reason: str) -> None:
+    """Supply -> pool, capped by the supply; the Foreman comes back first (§5.11, §5.12)."""
+    p = ctx.s["players"][seat]
+    foreman = n > 0 and p["foreman"] == "supply"
+    cubes = min(n - (1 if foreman else 0), p["supply"])
+    if foreman or cubes:
+        ctx.emit({"type": "servants_gained", "seat": seat, "cubes": cubes, "foreman": foreman, "reason": reason})
+
+
+def pay(ctx: Ctx, seat: int, cost: int, pay_foreman: bool, reason: str) -> None:
+    cubes, foreman = board.payment_split(cost, pay_foreman)
+    if cubes or foreman:
+        ctx.emit({"type": "servants_paid", "seat": seat, "cubes": cubes, "foreman": foreman, "reason": reason})
+
+
+def score(ctx: Ctx, seat: int, vp: int, reason: str) -> None:
+    if vp:
+        ctx.emit({"type": "vp_scored", "seat": seat, "vp": vp, "reason": reason})
+
+
+def gain_jade(ctx: Ctx, seat: int, n: int, reason: str, spot: int | None = None) -> None:
+    ctx.emit({"type": "jade_gained", "seat": seat, "n": n, "reason": reason, "spot": spot})
+
+
+def advance_envoy(ctx: Ctx, seat: int, steps: int, reason: str) -> None:
+    """Envoy steps; arriving takes the best free arrival slot, steps past the Palace are 1 VP each."""
+    if steps <= 0:
+        return
+    p = ctx.s["players"][seat]
+    goal = data.BOARD["palace"]["arrival"]
+    to = min(goal, p["envoy"] + steps)
+    vp = p["envoy"] + steps - to
+    arrived = p["envoy"] < goal <= to
+    slot_vp = 0
+    if arrived:
+        slots = data.arrival_slots(ctx.s["side"])
+        taken = len(ctx.s["arrivals"])
+        slot_vp = slots[taken] if taken < len(slots) else 0
+    ctx.emit({"type": "envoy_advanced", "seat": seat, "to": to, "vp": vp, "arrived": arrived,
+              "slot_vp": slot_vp, "reason": reason})
+
+
+def move_intrigue(ctx: Ctx, seat: int, steps: int, reason: str) -> None:
+    """Steps past the top of the track are lost (§5.7, D21)."""
+    p = ctx.s["players"][seat]
+    to = max(0, min(data.BOARD["intrigue"]["max"], p["intrigue"] + steps))
+    if to != p["intrigue"]:
+        ctx.emit({"type": "intrigue_moved", "seat": seat, "to": to, "reason": reason})
+
+
+# --- reading command fields ------------------------------------------------------------------------------
+
+
+def field_str(cmd: Command, key: str, choices: Any = None) -> str:
+    v = cmd.get(key)
+    if not isinstance(v, str) or (choices is not None and v not in choices):
+        want = f" one of {sorted(choices)}" if choices is not None else " a string"
+        raise IllegalMove("bad_command", f"Field {key!r} must be{want}.")
+    return v
+
+
+def field_int(cmd: Command, key: str) -> int:
+    v = cmd.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise IllegalMove("bad_command", f"Field {key!r} must be an integer.")
+    return v
+
+
+def field_bool(cmd: Command, key: str) -> bool:
+    v = cmd.get(key, False)
+    if not isinstance(v, bool):
+        raise IllegalMove("bad_command", f"Field {key!r} must be true or false.")
+    return v
+
+
+def field_option(cmd: Command) -> str:
+    return field_str(cmd, "option", ("A", "B"))
+
+
+def field_units(cmd: Command, key: str, count: int | tuple[int, ...]) -> list[str]:
+    v = cmd.get(key)
+    counts = (count,) if isinstance(count, int) else count
+    if not isinstance(v, list) or len(v) not in counts or not all(u in board.UNITS for u in v if isinstance(u, str)) \
+            or not all(isinstance(u, str) for u in v):
+        raise IllegalMove("bad_command", f"Field {key!r} must list {' or '.join(map(str, counts))} of 'cube'/'foreman'.")
+    return list(v)
