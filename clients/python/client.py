@@ -59,8 +59,12 @@ class MatchView:
         return bool(self.status.get("finished"))
 
     async def wait_for(self, predicate: Callable[[MatchView], bool], timeout: float = 30) -> None:
+        """Wait until `predicate(self)` holds; raise ConnectionError if the connection drops
+        first (then call `conn.reconnect()` and wait again)."""
         async with self._changed:
-            await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
+            await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self) or self.conn.lost), timeout)
+            if not predicate(self):
+                raise ConnectionError("the connection was lost")
 
     async def _notify(self) -> None:
         async with self._changed:
@@ -105,11 +109,15 @@ class Connection:
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(4)
 
+    @property
+    def lost(self) -> bool:
+        """True once the socket is gone; `reconnect()` to go on."""
+        return self.closed is None or self.closed.done()
+
     async def open(self) -> Connection:
-        loop = asyncio.get_running_loop()
-        self.closed = loop.create_future()
         self._ws = await websockets.connect(self.ws_url, subprotocols=[SUBPROTOCOL[self.encoding]],
                                             compression=None, max_size=2**24)
+        self.closed = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read())
         self.welcome = await self._request("welcome", {"type": "hello", "client": "teahouse-python/0.1"},
                                            ref="hello")
@@ -221,6 +229,12 @@ class Connection:
         except websockets.ConnectionClosed:
             pass
         finally:
+            for fut in list(self._waiting.values()):
+                if not fut.done():
+                    fut.set_exception(ConnectionError("the connection was lost"))
+                    fut.exception()  # retrieved here; the waiter re-raises it
+            for mv in list(self.matches.values()):
+                await mv._notify()
             if self.closed is not None and not self.closed.done():
                 rcvd = getattr(self._ws, "close_code", None)
                 self.closed.set_result((rcvd, getattr(self._ws, "close_reason", "") or ""))

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.support.server import ServerProcess
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:{tmp_path / 'data'}"
+    return request.getfixturevalue("redis_url")
+
+
+@pytest.fixture
+def server(store_url, tmp_path):
+    proc = ServerProcess(store_url, tmp_path / "server.log").start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    d = tmp_path_factory.mktemp("srv")
+    proc = ServerProcess(f"sqlite:{d / 'data'}", d / "server.log").start()
+    yield proc
+    proc.stop()

@@ -1,0 +1,99 @@
+"""What several end-to-end tests share: seating bots, resilient play, checking frames."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import msgpack
+import websockets
+
+from clients.python import Connection, MatchView, TeahouseClient
+from clients.python.bot import play_seat
+from service.games import get_game
+from service.games.chance import commit_rng
+
+
+async def seat_players(client: TeahouseClient, match: str, players: int, record: bool = True):
+    seats = [await client.take_seat(match, name=f"p{i}") for i in range(players)]
+    conns = [await client.connect(record=record).open() for _ in range(players)]
+    views = [await c.join(match, s["token"]) for c, s in zip(conns, seats, strict=True)]
+    return seats, conns, views
+
+
+async def play_resilient(conn: Connection, match: str, rng: random.Random, deadline: float = 90) -> None:
+    """Play to the end; when the server goes away, reconnect and resume from the last seq."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + deadline
+    while True:
+        try:
+            await play_seat(conn, conn.matches[match], rng)
+            return
+        except (ConnectionError, websockets.ConnectionClosed, OSError, TimeoutError):
+            while True:
+                if loop.time() > end:
+                    raise
+                await asyncio.sleep(0.2)
+                try:
+                    await conn.reconnect()
+                    break
+                except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed,
+                        ConnectionError, TimeoutError):
+                    continue
+
+
+def states_by_seq(game_id: str, players: int, options: dict, commits: list[dict]) -> list[dict]:
+    g = get_game(game_id)
+    state = g.initial(options, players)
+    states = [state]
+    for c in commits:
+        for e in c["events"]:
+            state = g.evolve(state, e)
+        states.append(state)
+    return states
+
+
+def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: int | None,
+                    frames: list[bytes]) -> int:
+    """No frame sent to `audience` carries a secret of another audience (or of nobody) at that
+    frame's seq. Returns how many (frame, secret) pairs were checked, so a test can insist the
+    canary really flew."""
+    g = get_game(game_id)
+    checked = 0
+    for raw in frames:
+        msg = msgpack.unpackb(raw, raw=False)
+        seq = msg.get("seq")
+        if not isinstance(seq, int) or seq >= len(states):
+            continue
+        state = states[seq]
+        for other in [*range(players), None]:
+            for secret in g.secrets(state, other):
+                token = msgpack.packb(secret)
+                if other is None or other != audience:
+                    checked += 1
+                    assert token not in raw, f"{secret!r} (of {other}) leaked to {audience} at seq {seq}"
+    return checked
+
+
+def assert_log_verifies(game_id: str, players: int, options: dict, log: dict) -> None:
+    """Anyone holding the revealed seed can re-run decide and get the logged events."""
+    import hashlib
+
+    assert hashlib.sha256(log["seed"].encode()).hexdigest() == log["seed_sha256"]
+    g = get_game(game_id)
+    state = g.initial(options, players)
+    for i, c in enumerate(log["commits"], start=1):
+        assert c["seq"] == i
+        events = g.decide(state, c["seat"], c["command"], commit_rng(log["seed"], c["seq"]))
+        assert events == c["events"], f"commit {i} does not re-decide to its events"
+        for e in events:
+            state = g.evolve(state, e)
+
+
+async def close_all(*conns: Connection) -> None:
+    for c in conns:
+        await c.close()
+
+
+def doc_of(view: MatchView) -> dict:
+    return {"view": view.view, "status": view.status}
