@@ -59,7 +59,7 @@ SIDES: list[str] = sorted(MAP["sides"])
 
 
 def _road_links(side: dict[str, Any]) -> list[tuple[str, str]]:
-    links = []
+    links: list[tuple[str, str]] = []
     for road in side["roads"]:
         path = road["path"]
         links.extend(zip(path, path[1:], strict=False))

@@ -165,7 +165,7 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
         return _start(state, rng)
     if state["phase"] == "waiting":
         raise IllegalMove("not_started", "The game has not started yet.")
-    if seat != state["active"]:
+    if seat is None or seat != state["active"]:
         raise IllegalMove("not_your_turn", f"It is seat {state['active']}'s turn.")
     if kind == "take":
         if state["phase"] != "refill":

@@ -348,3 +348,14 @@ def test_the_discard_pile_top_is_the_last_card_played():
     events, s = play(s, A, place("han", house(["yellow-02", "yellow-01"], "han2"), house("green-01", "han3")))
     assert event(events, "refill_began")["seat"] == A
     assert s["discard"][-3:] == ["yellow-02", "yellow-01", "green-01"]
+
+
+def test_an_empty_discard_pile_at_the_first_exhaustion_ends_the_deck_at_once():
+    """Spec 5.8: the new deck is empty, so the second exhaustion happens at the same moment.
+    (Unreachable while every card is conserved, since the cards just played lie on the pile;
+    the state is built mid-refill with the pile dropped.)"""
+    s = position(hands={A: ["green-01", "red-01", "orange-01"]}, deck_top=["red-08"], deck_size=1)
+    s = {**s, "phase": "refill", "discard": [], "hands": [["red-01", "orange-01"], *s["hands"][1:]]}
+    events = GAME.decide(s, A, take(), random.Random(1))
+    assert types(events) == ["card_taken", "deck_reshuffled", "game_end_triggered", "turn_ended"]
+    assert events[1]["order"] == []
