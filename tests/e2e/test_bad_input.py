@@ -1,0 +1,335 @@
+"""Bad input over a real socket: each case gets a structured error with a stable code, the
+connection stays open (a ping still answers) and the log does not change."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import msgpack
+import orjson
+import pytest
+import websockets
+
+from clients.python import TeahouseClient
+
+
+class Raw:
+    """A bare WebSocket client, to send exactly the bytes a test wants."""
+
+    def __init__(self, ws, encoding: str) -> None:
+        self.ws, self.encoding = ws, encoding
+
+    async def send(self, msg) -> None:
+        await self.ws.send(msgpack.packb(msg) if self.encoding == "msgpack" else orjson.dumps(msg).decode())
+
+    async def recv(self, kind: str | None = None, timeout: float = 5) -> dict:
+        while True:
+            frame = await asyncio.wait_for(self.ws.recv(), timeout)
+            msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else orjson.loads(frame)
+            if kind is None or msg["type"] == kind:
+                return msg
+
+    async def still_alive(self) -> None:
+        await self.send({"type": "ping", "nonce": 99})
+        assert (await self.recv("pong")) == {"type": "pong", "nonce": 99}
+
+
+OPEN: list = []
+
+
+@pytest.fixture(autouse=True)
+async def _close_sockets():
+    yield
+    while OPEN:
+        await OPEN.pop().close()
+
+
+async def connect(server, encoding="msgpack", hello=True) -> Raw:
+    ws = await _open(server, [f"teahouse.v1.{encoding}"])
+    raw = Raw(ws, encoding)
+    if hello:
+        await raw.send({"type": "hello"})
+        assert (await raw.recv())["type"] == "welcome"
+    return raw
+
+
+async def _open(server, subprotocols):
+    ws = await websockets.connect(server.url.replace("http", "ws") + "/ws",
+                                  subprotocols=subprotocols or None, max_size=2**24)
+    OPEN.append(ws)
+    return ws
+
+
+@pytest.fixture
+async def live(sqlite_server):
+    """A started 2-player Pixies match: (client, match id, tokens, seat to act)."""
+    client = TeahouseClient(sqlite_server.url)
+    mid = (await client.create_match("pixies", 2))["match"]
+    tokens = [(await client.take_seat(mid))["token"] for _ in range(2)]
+    info = await client.replay(mid)
+    yield client, mid, tokens, info["status"]["to_act"][0]
+    await client.aclose()
+
+
+async def log_seq(client, mid) -> int:
+    return (await client.match(mid))["seq"]
+
+
+async def expect_error(raw: Raw, code: str) -> dict:
+    msg = await raw.recv("error")
+    assert msg["code"] == code, msg
+    assert isinstance(msg["message"], str) and msg["message"]
+    return msg
+
+
+# -- negotiation ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("offered", [["teahouse.v9.msgpack"], []])
+async def test_unknown_protocol_version_is_closed_with_a_reason(sqlite_server, offered):
+    ws = await _open(sqlite_server, offered)
+    with pytest.raises(websockets.ConnectionClosed) as info:
+        await asyncio.wait_for(ws.recv(), 5)
+    assert info.value.rcvd.code == 4406
+    assert "teahouse.v1.msgpack" in info.value.rcvd.reason
+
+
+async def test_json_encoding_is_negotiated(sqlite_server):
+    raw = await connect(sqlite_server, "json", hello=False)
+    assert raw.ws.subprotocol == "teahouse.v1.json"
+    await raw.send({"type": "hello"})
+    assert (await raw.recv())["encoding"] == "json"
+
+
+# -- malformed frames ------------------------------------------------------------------------
+
+async def test_hello_is_required_first(sqlite_server):
+    raw = await connect(sqlite_server, hello=False)
+    await raw.send({"type": "spectate", "match": "x"})
+    await expect_error(raw, "hello_required")
+    await raw.send({"type": "hello"})
+    assert (await raw.recv())["type"] == "welcome"
+    await raw.send({"type": "hello"})
+    await expect_error(raw, "already_greeted")
+
+
+@pytest.mark.parametrize("frame,code", [
+    (b"\xc1", "bad_frame"),                       # a byte msgpack never uses
+    (b"\x92\x01", "bad_frame"),                   # a truncated array
+    ("a text frame", "bad_frame"),                # text on a msgpack connection
+    (msgpack.packb([1, 2]), "not_a_map"),
+    (msgpack.packb({"type": "fly"}), "unknown_type"),
+    (msgpack.packb({"kind": "hello"}), "bad_field"),
+    (msgpack.packb({"type": "spectate", "match": 5}), "bad_field"),
+    (msgpack.packb({"type": "resync", "match": "m", "since": True}), "bad_field"),
+    (msgpack.packb({"type": "resync", "match": "m", "since": -1}), "bad_field"),
+    (msgpack.packb({"type": "join", "match": "m"}), "bad_field"),
+    (msgpack.packb({"type": "spectate", "match": "m" * 500}), "bad_field"),
+    (msgpack.packb({"type": "ping", "nonce": {"a": 1}}), "bad_field"),
+])
+async def test_malformed_frames_get_an_error_and_the_connection_lives(sqlite_server, frame, code):
+    raw = await connect(sqlite_server)
+    await raw.ws.send(frame)
+    await expect_error(raw, code)
+    await raw.still_alive()
+
+
+async def test_malformed_json_frame(sqlite_server):
+    raw = await connect(sqlite_server, "json")
+    await raw.ws.send("{not json")
+    await expect_error(raw, "bad_frame")
+    await raw.ws.send('{"type": "ping", "nonce": "x"}')
+    assert (await raw.recv("pong"))["nonce"] == "x"
+
+
+async def test_oversized_frame_is_refused_but_not_fatal(sqlite_server):
+    raw = await connect(sqlite_server)
+    await raw.send({"type": "ping", "nonce": "x" * 10, "pad": "y" * 100_000})
+    await expect_error(raw, "frame_too_large")
+    await raw.still_alive()
+
+
+async def test_frame_above_the_transport_limit_closes_with_1009(sqlite_server):
+    raw = await connect(sqlite_server)
+    await raw.ws.send(b"\x00" * (2 << 20))
+    with pytest.raises(websockets.ConnectionClosed) as info:
+        await raw.recv()
+    assert info.value.rcvd.code == 1009
+
+
+# -- matches, tokens and seats -------------------------------------------------------------------
+
+async def test_unknown_match(sqlite_server):
+    raw = await connect(sqlite_server)
+    await raw.send({"type": "spectate", "match": "no-such-match"})
+    await expect_error(raw, "unknown_match")
+    await raw.send({"type": "join", "match": "no-such-match", "token": "t"})
+    await expect_error(raw, "unknown_match")
+    await raw.still_alive()
+
+
+async def test_bad_or_missing_token(sqlite_server, live):
+    client, mid, tokens, _ = live
+    raw = await connect(sqlite_server)
+    await raw.send({"type": "join", "match": mid, "token": "not-a-token"})
+    await expect_error(raw, "bad_token")
+    await raw.send({"type": "join", "match": mid, "token": ""})
+    await expect_error(raw, "bad_token")
+    await raw.send({"type": "join", "match": mid})
+    await expect_error(raw, "bad_field")
+    await raw.still_alive()
+
+
+async def test_moves_that_must_not_reach_the_log(sqlite_server, live):
+    client, mid, tokens, actor = live
+    idle = 1 - actor
+    before = await log_seq(client, mid)
+
+    # not joined
+    raw = await connect(sqlite_server)
+    await raw.send({"type": "move", "match": mid, "id": "m1", "command": {"type": "take_card"}})
+    await expect_error(raw, "not_joined")
+
+    # a spectator cannot move
+    await raw.send({"type": "spectate", "match": mid})
+    await raw.recv("view")
+    await raw.send({"type": "move", "match": mid, "id": "m2", "command": {"type": "take_card"}})
+    await expect_error(raw, "not_seated")
+    await raw.send({"type": "legal", "match": mid})
+    await expect_error(raw, "not_seated")
+
+    # the acting seat's legal move, sent by the idle seat: out of turn
+    acting = await connect(sqlite_server)
+    await acting.send({"type": "join", "match": mid, "token": tokens[actor]})
+    await acting.recv("view")
+    await acting.send({"type": "legal", "match": mid})
+    move = (await acting.recv("legal_moves"))["moves"][0]
+    other = await connect(sqlite_server)
+    await other.send({"type": "join", "match": mid, "token": tokens[idle]})
+    assert (await other.recv("view"))["seat"] == idle
+    await other.send({"type": "move", "match": mid, "id": "m3", "command": move})
+    rej = await other.recv("reject")
+    assert rej["id"] == "m3" and rej["code"] == "not_your_turn" and rej["message"]
+
+    # a move naming another seat than the one joined
+    await other.send({"type": "move", "match": mid, "id": "m4", "command": move, "seat": actor})
+    await expect_error(other, "wrong_seat")
+
+    # illegal moves by the acting seat: junk commands and wrong arguments
+    for i, cmd in enumerate([{"type": "take_card", "card": "NOPE", "target_cell": 1},
+                             {"type": "fly_away"}, {"type": "take_card", "card": 7}]):
+        await acting.send({"type": "move", "match": mid, "id": f"bad{i}", "command": cmd})
+        rej = await acting.recv("reject")
+        assert rej["code"] and rej["message"]
+    # a command that is not a map with a string type
+    await acting.send({"type": "move", "match": mid, "id": "m5", "command": {"card": 1}})
+    await expect_error(acting, "bad_field")
+    await acting.send({"type": "move", "match": mid, "id": "m6", "command": {"type": "x", "a": {1: 2}}})
+    await expect_error(acting, "bad_field")
+
+    assert await log_seq(client, mid) == before, "no bad input reaches the log"
+    for r in (raw, acting, other):
+        await r.still_alive()
+    # and the well-formed move still works on the same connection
+    await acting.send({"type": "move", "match": mid, "id": "good", "command": move})
+    assert (await acting.recv("ack"))["seq"] == before + 1
+
+
+async def test_presence_is_visible_to_everyone(sqlite_server, live):
+    client, mid, tokens, _ = live
+    spec = await connect(sqlite_server)
+    await spec.send({"type": "spectate", "match": mid})
+    await spec.recv("view")
+    p = await spec.recv("presence")
+    assert p["seats"] == [False, False] and p["spectators"] == 1
+    seat0 = await connect(sqlite_server)
+    await seat0.send({"type": "join", "match": mid, "token": tokens[0]})
+    p = await spec.recv("presence")
+    assert p["seats"] == [True, False]
+    await seat0.ws.close()
+    p = await spec.recv("presence")
+    assert p["seats"] == [False, False]
+
+
+async def test_resync_from_a_seq_sends_the_missing_patches(sqlite_server, live):
+    client, mid, tokens, actor = live
+    spec = await connect(sqlite_server)
+    await spec.send({"type": "spectate", "match": mid})
+    start = await spec.recv("view")
+    acting = await connect(sqlite_server)
+    await acting.send({"type": "join", "match": mid, "token": tokens[actor]})
+    await acting.send({"type": "legal", "match": mid})
+    move = (await acting.recv("legal_moves"))["moves"][0]
+    await acting.send({"type": "move", "match": mid, "id": "r1", "command": move})
+    await acting.recv("ack")
+    live_patch = await spec.recv("patch")
+    await spec.send({"type": "resync", "match": mid, "since": start["seq"]})
+    again = await spec.recv("patch")
+    assert again == live_patch
+    # a seq the server no longer keeps, or one from the future, gets a full view
+    await spec.send({"type": "resync", "match": mid, "since": start["seq"] + 50})
+    assert (await spec.recv())["type"] == "view"
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body,status,code", [
+    ({"game": "chess", "players": 2}, 400, "unknown_game"),
+    ({"game": "pixies", "players": 9}, 400, None),
+    ({"game": "pixies", "players": "two"}, 400, "bad_field"),
+    ({"game": "pixies", "players": 2, "options": [1]}, 400, "bad_field"),
+    ({"game": "pixies", "players": 2, "options": {"no_such_option": 1}}, 400, None),
+])
+async def test_bad_match_creation(sqlite_server, body, status, code):
+    r = httpx.post(sqlite_server.url + "/api/matches", json=body)
+    assert r.status_code == status
+    err = r.json()["error"]
+    assert err["message"] and (code is None or err["code"] == code)
+
+
+async def test_http_errors_are_structured(sqlite_server, live):
+    client, mid, tokens, _ = live
+    base = sqlite_server.url
+    r = httpx.post(base + "/api/matches", content=b"{oops")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+    r = httpx.get(base + "/api/matches/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
+    r = httpx.post(base + f"/api/matches/{mid}/seats", json={})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "match_full"
+    r = httpx.get(base + f"/api/matches/{mid}/log")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "match_live"
+    r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seat": 0})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seat": 0, "token": tokens[0]})
+    assert r.status_code == 200 and r.json()["seat"] == 0
+    r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seq": "x"})
+    assert r.status_code == 400
+    r = httpx.post(base + f"/api/matches/{mid}/fork", json={"seq": 1})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "match_live"
+
+
+# -- slow consumers -------------------------------------------------------------------------------
+
+async def test_a_client_that_stops_reading_is_cut_and_nobody_waits(sqlite_server, live):
+    from clients.python.bot import run_match
+
+    client, mid, tokens, _ = live
+    slow = await connect(sqlite_server)
+    await slow.send({"type": "spectate", "match": mid})
+    # Ask for full views and never read them: the socket buffers fill, then the outbox.
+    for _ in range(4000):
+        await slow.send({"type": "resync", "match": mid, "since": 10_000})
+    # Meanwhile a whole other match plays out at full speed on the same server.
+    summary = await asyncio.wait_for(run_match(sqlite_server.url, "pixies", 3, quiet=True), 60)
+    assert summary["state"] == "finished"
+    code = None
+    try:
+        while True:
+            await asyncio.wait_for(slow.ws.recv(), 10)
+    except websockets.ConnectionClosed as exc:
+        code = exc.rcvd.code if exc.rcvd else None
+    assert code == 4408
+    # the cut client comes back and resyncs
+    again = await connect(sqlite_server)
+    await again.send({"type": "spectate", "match": mid, "since": 0})
+    assert (await again.recv())["type"] in ("view", "patch")
