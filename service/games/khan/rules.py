@@ -155,6 +155,8 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
     pending = state["pending"]
     if pending is not None and not (kind == "consent" and seat == pending["ask"][0]):
         raise IllegalMove("consent_pending", f"Waiting for seat {pending['ask'][0]} to answer a conquest request.")
+    if seat is None:
+        raise IllegalMove("not_your_turn", "The system only starts the game.")
     if kind == "consent":
         if pending is None:
             if seat != state["current"]:
@@ -677,11 +679,11 @@ def _ev_special_card_declined(s: State, e: Event) -> None:
 
 
 def _ev_cards_drawn(s: State, e: Event) -> None:
-    k = len(e["cards"])
+    # the cards come off the top of the pile; the event names them for the log's reader
     hands = list(s["hands"])
-    hands[e["seat"]] = [*hands[e["seat"]], *s["draw_pile"][:k]]
+    hands[e["seat"]] = [*hands[e["seat"]], *e["cards"]]
     s["hands"] = hands
-    s["draw_pile"] = s["draw_pile"][k:]
+    s["draw_pile"] = s["draw_pile"][len(e["cards"]):]
 
 
 def _ev_turn_ended(s: State, e: Event) -> None:
