@@ -10,8 +10,22 @@ import pytest
 from service.games.interface import IllegalMove, fold
 from service.games.khan import GAME
 from service.games.khan.data import CARD_IDS, CARDS, TILES
+from service.games.khan.scoring import areas, score
 
-from .helpers import N, act, at, card, conquer, flight_for, position, rejects, ruler_at, specials, types
+from .helpers import (
+    BOARD,
+    N,
+    act,
+    at,
+    card,
+    conquer,
+    flight_for,
+    position,
+    rejects,
+    ruler_at,
+    specials,
+    types,
+)
 
 
 def started(players=2, seed=3, **options):
@@ -419,3 +433,33 @@ def test_not_started_and_game_over():
 def test_every_card_id_names_its_ruler_and_background():
     for cid, c in CARDS.items():
         assert cid == f"{c['ruler']}-{c['background']}"
+
+
+# ---- scoring (spec 6) ----
+
+
+def test_area_bonus_uses_standard_competition_ranking():
+    s = position(4, end_phase=True, tiles=[
+        ("O6", [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2]], [0]),
+        ("I3", [[2, 0], [2, 1], [2, 2]], [0]),
+        ("I5", [[0, 8], [0, 9], [0, 10], [0, 11], [0, 12]], [1]),
+        ("I4", [[1, 9], [1, 10], [1, 11], [1, 12]], [1]),
+        ("I4", [[3, 9], [3, 10], [3, 11], [3, 12]], [2]),
+        ("I3", [[4, 10], [4, 11], [4, 12]], [2]),
+        ("P5", [[9, 9], [9, 10], [10, 9], [10, 10], [11, 9]], [3]),
+    ])
+    result = score(s, BOARD)
+    assert [(a["seat"], a["size"], a["bonus"]) for a in result["areas"]] == [(0, 9, 10), (1, 9, 10), (2, 7, 3), (3, 5, 0)]
+    assert result["scores"] == [19, 19, 10, 5]
+    assert result["winners"] == [0, 1] and result["ranking"] == [0, 1, 2, 3]
+
+
+def test_a_bridge_joins_tiles_on_both_banks_into_one_area():
+    s = position(end_phase=True, tiles=[
+        ("B-I3", [[5, 10], [6, 10], [7, 10]], [0]),
+        ("D2", [[8, 9], [8, 10]], [0]),
+        ("D2", [[4, 10], [4, 11]], [0, 1]),
+        ("D2", [[7, 0], [8, 0]], [0]),
+    ])
+    found = areas(s, BOARD)
+    assert [(a["seat"], a["size"]) for a in found] == [(0, 7), (0, 2), (1, 2)]
