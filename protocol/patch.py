@@ -30,8 +30,15 @@ def diff(old: Any, new: Any) -> list[Op]:
 
 
 def _same(a: Any, b: Any) -> bool:
-    # bool is an int in Python: True == 1, but they encode differently.
-    return type(a) is type(b) and a == b
+    # bool is an int in Python: True == 1, but they encode differently, at any depth
+    # ([True] == [1] too), so containers are compared element by element.
+    if type(a) is not type(b) or a != b:
+        return False
+    if isinstance(a, dict):
+        return all(_same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return all(map(_same, a, b))
+    return True
 
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:

@@ -1,0 +1,504 @@
+"""Regenerate protocol/vectors/ and the generated examples in protocol/SPEC.md.
+
+    .venv/bin/python -m tests.protocol.make_vectors
+
+Nothing here is hand-typed: the script runs the real app (service.app.create_app, a temporary
+SQLite store) in-process, plays a 2-player pixies match over real WebSocket sessions (one JSON,
+two msgpack connections), and records what the server answered. Randomness the server draws
+from the OS (seed, match ids, seat tokens, session ids) and the clock are pinned to fixed values
+so the output is stable; everything else is the server's own behaviour. Each recorded message
+is then encoded with protocol.codec, exactly as service.projection.Frame encodes it.
+
+Outputs:
+- protocol/vectors/<name>.json and <name>.msgpack: one message per file, the exact frame bytes;
+- protocol/vectors/index.json: name, direction, type, description and decoded value of each;
+- protocol/vectors/invalid.json: client frames the server refuses, with the error code it sends;
+- protocol/vectors/http.json: HTTP lobby calls with the status and body the app answered;
+- the blocks between `<!-- gen:NAME -->` and `<!-- /gen -->` in protocol/SPEC.md.
+
+tests/protocol/test_vectors.py checks the files against each other and against SPEC.md; it does
+not rerun this script (the example match depends on the pixies engine, which may evolve).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import itertools
+import re
+import sys
+import tempfile
+import types
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import orjson
+
+from protocol.codec import decode, encode
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "protocol" / "vectors"
+SPEC = ROOT / "protocol" / "SPEC.md"
+
+SEED = hashlib.sha256(b"teahouse protocol v1 example seed").hexdigest()
+MATCH = "Xq3vN8kPz2Lm"
+FORK = "fK7dQ2wLx9Ty"
+TOKENS = ["q6Jm1Yc3T0kVbZr8sWl2nE4uXo9aHd5gRf7iPe0yKtA", "Hb2Wn8Lc4Qz6Vr0Tk9Xs3Mj7Pd1Fg5Ya8Ue2Oi6Rl4"]
+
+GEN_START = re.compile(r"<!-- gen:([A-Za-z0-9_.-]+) -->\n.*?<!-- /gen -->", re.S)
+
+
+# -- rendering (shared with the tests) ----------------------------------------------------------
+
+def hex_lines(data: bytes, width: int = 64) -> str:
+    h = data.hex()
+    return "\n".join(h[i:i + width] for i in range(0, len(h), width))
+
+
+def render_frame(name: str, vectors: Path = VECTORS) -> str:
+    """The SPEC block of one vector: its JSON text frame and its msgpack frame as hex."""
+    j = (vectors / f"{name}.json").read_bytes()
+    m = (vectors / f"{name}.msgpack").read_bytes()
+    return (f"JSON text frame ({len(j)} bytes), `vectors/{name}.json`:\n\n```json\n{j.decode()}\n```\n\n"
+            f"msgpack binary frame ({len(m)} bytes, hex), `vectors/{name}.msgpack`:\n\n```text\n{hex_lines(m)}\n```\n")
+
+
+def _pretty(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+
+
+def render_http(call: dict[str, Any]) -> str:
+    req = f"{call['method']} {call['path']}"
+    if call.get("body") is not None:
+        body = call["body"] if isinstance(call["body"], str) else orjson.dumps(call["body"]).decode()
+        req += f"\nContent-Type: application/json\n\n{body}"
+    resp = call["response"]
+    if isinstance(resp, str):
+        shown = resp
+    else:
+        shown = _pretty(resp)
+    note = f"\n\n{call['note']}" if call.get("note") else ""
+    return (f"```http\n{req}\n```\n\n→ `{call['status']}` ({call['content_type']})\n\n"
+            f"```{'json' if not isinstance(resp, str) else 'text'}\n{shown}\n```{note}\n")
+
+
+def render_blocks(vectors: Path = VECTORS) -> dict[str, str]:
+    """Every generated SPEC block, by name, from the files in `vectors`."""
+    blocks: dict[str, str] = {}
+    index = orjson.loads((vectors / "index.json").read_bytes())
+    for entry in index:
+        blocks[entry["name"]] = render_frame(entry["name"], vectors)
+    for call in orjson.loads((vectors / "http.json").read_bytes()):
+        blocks[f"http.{call['name']}"] = render_http(call)
+    invalid = orjson.loads((vectors / "invalid.json").read_bytes())
+    rows = ["| name | frame sent (JSON text, or msgpack hex) | error code |", "|---|---|---|"]
+    for v in invalid:
+        shown = v["json"] if "json" in v else f"msgpack `{v['msgpack_hex']}`"
+        shown = shown.replace("|", "\\|")
+        rows.append(f"| {v['name']} | `{shown}` | `{v['code']}` |" if "json" in v
+                    else f"| {v['name']} | {shown} | `{v['code']}` |")
+    blocks["invalid"] = "\n".join(rows) + "\n"
+    fair = orjson.loads((vectors / "fairness.json").read_bytes())
+    blocks["fairness"] = f"```json\n{_pretty(fair)}\n```\n"
+    close = orjson.loads((vectors / "close.json").read_bytes())
+    blocks["close_4406"] = f"```text\nclose code {close['code']}, reason: {close['reason']}\n```\n"
+    return blocks
+
+
+def fill_spec(text: str, blocks: dict[str, str]) -> str:
+    def sub(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in blocks:
+            raise KeyError(f"SPEC.md asks for an unknown generated block {name!r}")
+        return f"<!-- gen:{name} -->\n{blocks[name]}<!-- /gen -->"
+    return GEN_START.sub(sub, text)
+
+
+# -- capturing a real session ---------------------------------------------------------------------
+
+class Recorder:
+    def __init__(self) -> None:
+        self.frames: dict[str, tuple[str, dict[str, Any], str]] = {}
+        self.http: list[dict[str, Any]] = []
+        self.invalid: list[dict[str, Any]] = []
+
+    def keep(self, name: str, direction: str, message: dict[str, Any], description: str) -> None:
+        assert name not in self.frames, name
+        self.frames[name] = (direction, message, description)
+
+
+class Conn:
+    """A test WebSocket speaking one encoding, decoding what arrives."""
+
+    def __init__(self, ws: Any, encoding: str) -> None:
+        self.ws, self.encoding = ws, encoding
+        self.doc: dict[str, Any] | None = None
+        self.seq = -1
+
+    def send(self, msg: Any) -> Any:
+        data = encode(msg, self.encoding)
+        if self.encoding == "msgpack":
+            self.ws.send_bytes(data)
+        else:
+            self.ws.send_text(data.decode())
+        return msg
+
+    def send_raw(self, data: bytes | str) -> None:
+        if isinstance(data, bytes):
+            self.ws.send_bytes(data)
+        else:
+            self.ws.send_text(data)
+
+    def recv(self) -> dict[str, Any]:
+        m = self.ws.receive()
+        if m["type"] == "websocket.close":
+            raise ConnectionError(f"closed {m.get('code')} {m.get('reason')}")
+        frame = m.get("bytes") if m.get("bytes") is not None else m.get("text")
+        if self.encoding == "msgpack":
+            assert isinstance(frame, bytes), "a msgpack connection must receive binary frames"
+        else:
+            assert isinstance(frame, str), "a json connection must receive text frames"
+        msg = decode(frame, self.encoding)
+        self._track(msg)
+        return msg
+
+    def _track(self, msg: dict[str, Any]) -> None:
+        from protocol.patch import apply
+
+        if msg["type"] == "view":
+            self.doc, self.seq = msg["doc"], msg["seq"]
+        elif msg["type"] == "patch" and msg["seq"] == self.seq + 1:
+            self.doc, self.seq = apply(self.doc, msg["ops"]), msg["seq"]
+
+    def expect(self, *kinds: str) -> list[dict[str, Any]]:
+        got = [self.recv() for _ in kinds]
+        assert [m["type"] for m in got] == list(kinds), (kinds, got)
+        return got
+
+
+def _pin_randomness() -> None:
+    import service.lobby
+    import service.runtime
+    import service.session
+
+    clock = itertools.count(1_780_000_000_000, 1_250)
+    ids = iter([MATCH, FORK, "Rw5tY8uI1oPa", "Zx2cV4bN6mQs", "Lk9jH7gF5dSa"])
+    tokens = iter(TOKENS + [base64.urlsafe_b64encode(hashlib.sha256(b"token %d" % i).digest()).decode()[:43]
+                            for i in range(100)])
+    seeds = iter([SEED] + [hashlib.sha256(b"seed %d" % i).hexdigest() for i in range(100)])
+    sessions = iter(f"5e55{i:012x}" for i in itertools.count(1))
+    fake_time = types.SimpleNamespace(time=lambda: next(clock) / 1000)
+    service.lobby.new_seed = lambda: next(seeds)
+    service.lobby.new_match_id = lambda: next(ids)
+    service.lobby.secrets = types.SimpleNamespace(token_urlsafe=lambda n=32: next(tokens))
+    service.lobby.time = fake_time
+    service.runtime.time = fake_time
+    service.session.secrets = types.SimpleNamespace(token_hex=lambda n=8: next(sessions))
+
+
+def capture(rec: Recorder) -> None:
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from service.app import create_app
+
+    _pin_randomness()
+    tmp = tempfile.mkdtemp(prefix="teahouse-vectors-")
+    app = create_app(store_url=f"sqlite:{tmp}/store")
+
+    with TestClient(app) as http:
+        def call(name: str, method: str, path: str, body: Any = None, note: str = "",
+                 keep: Any = None) -> Any:
+            kw: dict[str, Any] = {}
+            if isinstance(body, str):
+                kw["content"] = body.encode()
+            elif body is not None:
+                kw["json"] = body
+            r = http.request(method, path, **kw)
+            ctype = r.headers.get("content-type", "").split(";")[0]
+            data = r.json() if ctype == "application/json" else r.text
+            shown = keep(data) if keep else data
+            rec.http.append({"name": name, "method": method, "path": path, "body": body, "status": r.status_code,
+                             "content_type": ctype, "response": shown, "note": note})
+            return data
+
+        call("health", "GET", "/health")
+        call("games", "GET", "/api/games")
+        call("create", "POST", "/api/matches", {"game": "pixies", "players": 2, "options": {"first_player": 0}})
+        call("create_unknown_game", "POST", "/api/matches", {"game": "chess", "players": 2})
+        call("create_bad_players", "POST", "/api/matches", {"game": "pixies", "players": 9})
+        call("create_bad_field", "POST", "/api/matches", {"game": "pixies", "players": "two"})
+        call("create_bad_json", "POST", "/api/matches", "{not json")
+        call("list", "GET", "/api/matches?state=open")
+        call("get", "GET", f"/api/matches/{MATCH}")
+        call("get_unknown", "GET", "/api/matches/nope")
+        call("not_found", "GET", "/api/nothing-here",
+             note="Paths outside the API answer Starlette's plain-text 404 (and 405 for a wrong method).")
+
+        # -- the WebSocket session -------------------------------------------------------------
+        with http.websocket_connect("/ws", subprotocols=["teahouse.v2.cbor"]) as ws:
+            try:
+                ws.receive_text()
+                raise AssertionError("expected a close")
+            except WebSocketDisconnect as exc:
+                rec.unsupported = (exc.code, exc.reason)  # type: ignore[attr-defined]
+
+        with http.websocket_connect("/ws", subprotocols=["teahouse.v1.json"]) as wa, \
+                http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as ws_spec:
+            a, s = Conn(wa, "json"), Conn(ws_spec, "msgpack")
+            assert wa.accepted_subprotocol == "teahouse.v1.json"
+            assert ws_spec.accepted_subprotocol == "teahouse.v1.msgpack"
+
+            rec.keep("ping", "client", a.send({"type": "ping", "nonce": 1}), "ping, allowed even before hello")
+            rec.keep("pong", "server", a.expect("pong")[0], "answer to ping, echoing its nonce")
+            a.send({"type": "join", "match": MATCH, "token": TOKENS[0]})
+            rec.keep("error_hello_required", "server", a.expect("error")[0], "a message other than hello or ping before hello")
+            rec.keep("hello", "client", a.send({"type": "hello", "client": "example-client/1.0"}), "first message of a session")
+            rec.keep("welcome", "server", a.expect("welcome")[0], "answer to hello")
+            a.send({"type": "hello"})
+            rec.keep("error_already_greeted", "server", a.expect("error")[0], "a second hello")
+            rec.keep("ping_without_nonce", "client", a.send({"type": "ping"}), "ping without a nonce")
+            rec.keep("pong_without_nonce", "server", a.expect("pong")[0], "answer to a ping without nonce")
+
+            a.send({"type": "join", "match": MATCH, "token": "not-a-token"})
+            rec.keep("error_bad_token", "server", a.expect("error")[0], "join with a token of no seat")
+            a.send({"type": "spectate", "match": "nope"})
+            rec.keep("error_unknown_match", "server", a.expect("error")[0], "join or spectate of an unknown match")
+            a.send({"type": "legal", "match": MATCH})
+            rec.keep("error_not_joined", "server", a.expect("error")[0], "a match message before join/spectate")
+
+            seat0 = call("take_seat", "POST", f"/api/matches/{MATCH}/seats", {"name": "Ada"})
+            rec.keep("join", "client", a.send({"type": "join", "match": MATCH, "token": seat0["token"]}),
+                     "take seat 0 of the match with the token from POST /api/matches/{match}/seats")
+            rec.keep("view_waiting", "server", a.expect("view", "presence")[0],
+                     "full document of seat 0 before the match starts (seq 0)")
+
+            s.send({"type": "hello"})
+            s.expect("welcome")
+            rec.keep("spectate", "client", s.send({"type": "spectate", "match": MATCH}), "watch the match as a spectator")
+            s.expect("view", "presence")
+            rec.keep("presence", "server", a.expect("presence")[0],
+                     "who is connected: seat 0 has a connection, seat 1 none, one spectator")
+
+            call("take_seat_taken", "POST", f"/api/matches/{MATCH}/seats", {"seat": 0, "name": "Eve"})
+            call("take_seat_bad", "POST", f"/api/matches/{MATCH}/seats", {"seat": 7})
+            seat1 = call("take_seat_second", "POST", f"/api/matches/{MATCH}/seats", {"seat": 1, "name": "Bo"},
+                         note="The last free seat is taken: the server commits `{\"type\": \"start\"}` (seq 1) "
+                              "and every watcher receives its patch.")
+            rec.keep("patch_start", "server", a.expect("patch")[0], "seat 0's patch for commit 1, the start")
+            s.expect("patch")
+            call("take_seat_full", "POST", f"/api/matches/{MATCH}/seats", {})
+            call("log_live", "GET", f"/api/matches/{MATCH}/log")
+            call("replay_live_seat", "GET", f"/api/matches/{MATCH}/replay?seat=1")
+            call("fork_live", "POST", f"/api/matches/{MATCH}/fork", {"seq": 1})
+
+            with http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack", "teahouse.v1.json"]) as wb:
+                b = Conn(wb, "msgpack")
+                b.send({"type": "hello", "client": "example-bot"})
+                rec.keep("welcome_msgpack", "server", b.expect("welcome")[0],
+                         "answer to hello on a msgpack connection")
+                rec.keep("join_since", "client", b.send({"type": "join", "match": MATCH, "token": seat1["token"], "since": 0}),
+                         "join seat 1 holding the document at seq 0: patches since then, or a full view")
+                rec.keep("view", "server", b.expect("view", "presence")[0],
+                         "seat 1's full document at seq 1 (its audience had no kept patches)")
+                a.expect("presence")
+                s.expect("presence")
+
+                rec.keep("legal", "client", a.send({"type": "legal", "match": MATCH}), "ask for seat 0's legal moves")
+                legal = a.expect("legal_moves")[0]
+                rec.keep("legal_moves", "server", legal, "seat 0's legal moves at seq 1")
+                b.send({"type": "legal", "match": MATCH})
+                rec.keep("legal_moves_none", "server", b.expect("legal_moves")[0], "not this seat's turn: no moves")
+
+                rec.keep("move", "client", a.send({"type": "move", "match": MATCH, "id": "a-1",
+                                                   "command": legal["moves"][0]}),
+                         "seat 0 plays a command taken from legal_moves")
+                p2, ack = a.expect("patch", "ack")
+                rec.keep("patch", "server", p2, "seat 0's patch for commit 2 (sent before the ack)")
+                rec.keep("ack", "server", ack, "the move a-1 is commit 2")
+                b.expect("patch")
+                s.expect("patch")
+                a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
+                rec.keep("ack_retry", "server", a.expect("ack")[0],
+                         "the same move id again: the same ack, nothing committed")
+                rec.keep("move_with_seat", "client", a.send({"type": "move", "match": MATCH, "id": "a-2", "seat": 0,
+                                                             "command": legal["moves"][1]}),
+                         "a move naming its seat (optional; checked against the joined seat)")
+                rec.keep("reject", "server", a.expect("reject")[0], "the game refuses the move with its own code")
+                a.send({"type": "move", "match": MATCH, "id": "a-3", "seat": 1, "command": legal["moves"][1]})
+                rec.keep("error_wrong_seat", "server", a.expect("error")[0], "a move naming another seat")
+                s.send({"type": "move", "match": MATCH, "id": "s-1", "command": {"type": "take_card"}})
+                rec.keep("error_not_seated", "server", s.expect("error")[0], "a spectator tried to move")
+
+                rec.keep("resync", "client", a.send({"type": "resync", "match": MATCH, "since": 1}),
+                         "seat 0 holds seq 1 and asks for what follows")
+                rec.keep("patch_resync", "server", a.expect("patch")[0], "the kept patch after seq 1")
+                a.send({"type": "resync", "match": MATCH, "since": 99})
+                a.expect("view")
+
+                # protocol faults, each answered by an error that leaves the session open
+                faults: list[tuple[str, bytes | str, str]] = [
+                    ("not JSON", "{oops", "bad_frame"),
+                    ("text frame on msgpack", '{"type":"ping"}', "bad_frame"),
+                    ("truncated msgpack", bytes.fromhex("82a474797065"), "bad_frame"),
+                    ("not a map", "[1,2]", "not_a_map"),
+                    ("no type", '{"match":"x"}', "bad_field"),
+                    ("unknown type", '{"type":"shout"}', "unknown_type"),
+                    ("missing field", '{"type":"resync","match":"Xq3vN8kPz2Lm"}', "bad_field"),
+                    ("wrong type", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":"1"}', "bad_field"),
+                    ("bool for int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":true}', "bad_field"),
+                    ("negative int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":-1}', "bad_field"),
+                    ("float for int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":1.0}', "bad_field"),
+                    ("id too long", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"' + "x" * 65
+                     + '","command":{"type":"take_card"}}', "bad_field"),
+                    ("command without type", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"a-9","command":{}}',
+                     "bad_field"),
+                    ("non-string key in command", msgpack.packb(
+                        {"type": "move", "match": MATCH, "id": "a-9", "command": {"type": "take_card", 1: 1}}),
+                     "bad_field"),
+                    ("bin where a string is expected", msgpack.packb(
+                        {"type": "leave", "match": MATCH.encode()}, use_bin_type=True), "bad_field"),
+                ]
+                for name, frame, code in faults:
+                    conn = s if name == "text frame on msgpack" else (b if isinstance(frame, bytes) else a)
+                    conn.send_raw(frame)
+                    err = conn.expect("error")[0]
+                    assert err["code"] == code, (name, err)
+                    entry: dict[str, Any] = {"name": name, "code": code}
+                    if isinstance(frame, bytes):
+                        entry["msgpack_hex"] = frame.hex()
+                    else:
+                        entry["json"] = frame
+                        entry["connection"] = "msgpack" if conn is s else "json"
+                    rec.invalid.append(entry)
+                    if name == "bool for int":
+                        rec.keep("error_bad_field", "server", err, "a field of the wrong type")
+                    if name == "unknown type":
+                        rec.keep("error_unknown_type", "server", err, "a message type v1 does not know")
+                    if name == "not JSON":
+                        rec.keep("error_bad_frame", "server", err, "a frame that does not decode")
+                big = {"type": "ping", "nonce": "x", "pad": "y" * 70_000}
+                a.send(big)
+                err = a.expect("error")[0]
+                assert err["code"] == "frame_too_large"
+                rec.keep("error_frame_too_large", "server", err, "a frame above 64 KiB")
+                rec.invalid.append({"name": "frame above 64 KiB", "json": '{"type":"ping","pad":"y…(70000)"}',
+                                    "connection": "json", "code": "frame_too_large"})
+
+                # play the match to its end with the first legal move of whoever is to act
+                conns = {0: a, 1: b}
+                n = 0
+                while not a.doc["status"]["finished"]:
+                    seat = a.doc["status"]["to_act"][0]
+                    c = conns[seat]
+                    c.send({"type": "legal", "match": MATCH})
+                    moves = c.expect("legal_moves")[0]["moves"]
+                    n += 1
+                    c.send({"type": "move", "match": MATCH, "id": f"m{n}", "command": moves[-1]})
+                    got = c.expect("patch")
+                    others = [x for x in (a, b, s) if x is not c]
+                    for o in others:
+                        o.expect("patch")
+                    if got[0]["ops"] and c.doc["status"]["finished"]:
+                        fin = c.expect("finished", "ack")[0]
+                        for o in others:
+                            o.expect("finished")
+                        rec.keep("finished", "server", fin, "the match is over: result and revealed seed")
+                        rec.keep("patch_final", "server", got[0], "seat's patch for the final commit")
+                    else:
+                        c.expect("ack")
+                last_seq = a.seq
+
+            a.expect("presence")  # b's connection closed
+            s.expect("presence")
+            rec.keep("leave", "client", a.send({"type": "leave", "match": MATCH}), "stop watching the match")
+            rec.keep("left", "server", a.expect("left")[0], "answer to leave")
+            rec.keep("presence_after", "server", s.expect("presence")[0], "nobody holds a seat any more")
+            s.send({"type": "resync", "match": MATCH, "since": last_seq - 1})
+            s.expect("patch")
+            rec.keep("spectate_since", "client", s.send({"type": "spectate", "match": MATCH, "since": last_seq}),
+                     "spectate again holding the latest seq: nothing to catch up")
+            s.expect("finished", "presence")
+
+        def short_log(data: dict[str, Any]) -> dict[str, Any]:
+            verify_log(data)
+            return {**data, "commits": data["commits"][:2] + ["… (one entry per commit; shortened here)"]}
+
+        call("log", "GET", f"/api/matches/{MATCH}/log", keep=short_log,
+             note="The example's `commits` list is shortened to its first two entries.")
+        call("replay", "GET", f"/api/matches/{MATCH}/replay?seq=2&seat=1")
+        call("replay_bad_seq", "GET", f"/api/matches/{MATCH}/replay?seq=9999")
+        call("fork", "POST", f"/api/matches/{MATCH}/fork", {"seq": 2})
+        call("fork_bad_seq", "POST", f"/api/matches/{MATCH}/fork", {"seq": last_seq})
+
+
+def verify_log(log: dict[str, Any]) -> None:
+    """SPEC §10, done here so the SPEC's claim is checked against the real log."""
+    from service.games import get_game
+    from service.games.chance import commit_rng
+
+    assert hashlib.sha256(log["seed"].encode()).hexdigest() == log["seed_sha256"]
+    game = get_game(log["game"])
+    state = game.initial(log["options"], log["players"])
+    for c in log["commits"]:
+        events = game.decide(state, c["seat"], c["command"], commit_rng(log["seed"], c["seq"]))
+        assert events == c["events"], c["seq"]
+        for e in events:
+            state = game.evolve(state, e)
+    assert game.status(state)["result"] == log["result"]
+
+
+def fairness_vector() -> dict[str, Any]:
+    """The commit rng of SPEC §10, spelled out step by step for the example seed."""
+    import random
+
+    out: dict[str, Any] = {"seed": SEED, "seed_sha256": hashlib.sha256(SEED.encode()).hexdigest(), "commits": []}
+    for seq in (1, 2, 77):
+        material = f"teahouse/v1/{SEED}/{seq}"
+        digest = hashlib.sha256(material.encode()).digest()
+        rng = random.Random(int.from_bytes(digest, "big"))
+        words = [rng.getrandbits(32) for _ in range(4)]
+        rng = random.Random(int.from_bytes(digest, "big"))
+        deck = list(range(10))
+        rng.shuffle(deck)
+        out["commits"].append({"seq": seq, "material": material, "sha256": digest.hex(),
+                               "getrandbits32": words, "shuffle_range_10": deck})
+    return out
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+def write(rec: Recorder) -> None:
+    VECTORS.mkdir(parents=True, exist_ok=True)
+    for old in VECTORS.glob("*.msgpack"):
+        old.unlink()
+    for old in VECTORS.glob("*.json"):
+        old.unlink()
+    index = []
+    for name, (direction, msg, description) in sorted(rec.frames.items(), key=lambda kv: (kv[1][0], kv[0])):
+        (VECTORS / f"{name}.json").write_bytes(encode(msg, "json"))
+        (VECTORS / f"{name}.msgpack").write_bytes(encode(msg, "msgpack"))
+        index.append({"name": name, "direction": direction, "type": msg["type"], "description": description,
+                      "value": msg})
+    (VECTORS / "index.json").write_bytes(orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    (VECTORS / "invalid.json").write_bytes(orjson.dumps(rec.invalid, option=orjson.OPT_INDENT_2) + b"\n")
+    (VECTORS / "fairness.json").write_bytes(orjson.dumps(fairness_vector(), option=orjson.OPT_INDENT_2) + b"\n")
+    (VECTORS / "http.json").write_bytes(orjson.dumps(rec.http, option=orjson.OPT_INDENT_2) + b"\n")
+    code, reason = rec.unsupported  # type: ignore[attr-defined]
+    (VECTORS / "close.json").write_bytes(orjson.dumps({"offered": ["teahouse.v2.cbor"], "code": code,
+                                                       "reason": reason}, option=orjson.OPT_INDENT_2) + b"\n")
+    blocks = render_blocks()
+    SPEC.write_text(fill_spec(SPEC.read_text(), blocks))
+
+
+def main() -> int:
+    rec = Recorder()
+    capture(rec)
+    write(rec)
+    print(f"{len(rec.frames)} frames, {len(rec.invalid)} invalid frames, {len(rec.http)} HTTP calls -> {VECTORS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
