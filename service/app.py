@@ -208,7 +208,7 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
 
 async def serve_session(ws: WebSocket, session: Session) -> None:
     """Pump frames in and out until the client leaves or is cut off for reading too slowly."""
-    closing: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
+    closing: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
     def on_cut(code: int, reason: str) -> None:
         if not closing.done():
@@ -235,7 +235,7 @@ async def serve_session(ws: WebSocket, session: Session) -> None:
                 frame = msg.get("text") or ""
             await session.handle(frame)
 
-    tasks = [asyncio.create_task(writer()), asyncio.create_task(reader())]
+    tasks: list[asyncio.Future[Any]] = [asyncio.create_task(writer()), asyncio.create_task(reader())]
     try:
         done, _ = await asyncio.wait([*tasks, closing], return_when=asyncio.FIRST_COMPLETED)
         if closing in done:

@@ -110,9 +110,10 @@ class MatchRuntime:
         self._broadcast(self.projection.advance(self.state, self.seq))
         status = self.game.status(self.state)
         if status["finished"] and not self.record.finished:
-            self.record.finished, self.record.result = True, status["result"]
-            await self.store.mark_finished(self.id, status["result"])
-            self._broadcast_all(Frame(messages.finished(self.id, self.seq, status["result"], self.record.seed)))
+            result = dict(status["result"] or {})
+            self.record.finished, self.record.result = True, result
+            await self.store.mark_finished(self.id, result)
+            self._broadcast_all(Frame(messages.finished(self.id, self.seq, result, self.record.seed)))
         if self.seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(self.id, self.seq, self.state)
 

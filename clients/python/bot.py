@@ -19,7 +19,7 @@ async def play_seat(conn: Connection, game: MatchView, rng: random.Random,
         seq = game.seq
         moves = await conn.legal_moves(game.match)
         if not moves:
-            await game.wait_for(lambda g, s=seq: g.seq > s or g.over, timeout=120)
+            await game.wait_for(_moved_on(seq), timeout=120)
             continue
         move = rng.choice(moves)
         try:
@@ -29,7 +29,11 @@ async def play_seat(conn: Connection, game: MatchView, rng: random.Random,
         else:
             if on_move is not None:
                 on_move(game, move)
-        await game.wait_for(lambda g, s=seq: g.seq > s or g.over, timeout=120)
+        await game.wait_for(_moved_on(seq), timeout=120)
+
+
+def _moved_on(seq: int) -> Callable[[MatchView], bool]:
+    return lambda g: g.seq > seq or g.over
 
 
 async def run_match(url: str, game_id: str, players: int, seed: int = 0, quiet: bool = False,

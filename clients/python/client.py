@@ -115,7 +115,7 @@ class Connection:
         return self.closed is None or self.closed.done()
 
     async def open(self) -> Connection:
-        self._ws = await websockets.connect(self.ws_url, subprotocols=[SUBPROTOCOL[self.encoding]],
+        self._ws = await websockets.connect(self.ws_url, subprotocols=[websockets.Subprotocol(SUBPROTOCOL[self.encoding])],
                                             compression=None, max_size=2**24)
         self.closed = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 State = dict[str, Any]
 Command = dict[str, Any]
@@ -22,6 +22,7 @@ class Result(TypedDict):
     scores: list[int]
     ranking: list[int]   # seats, best first
     winners: list[int]
+    ranks: NotRequired[list[int]]  # per seat, 1 = first; shared places repeat (1, 1, 3)
 
 
 class Status(TypedDict):

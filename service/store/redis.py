@@ -52,7 +52,8 @@ class RedisStore(EventStore):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._r = aioredis.Redis.from_url(url)
+        # redis-py's reply types are unions of every possible reply; ours are known bytes.
+        self._r: Any = aioredis.Redis.from_url(url)
         self._append_script = self._r.register_script(_APPEND)
 
     # -- matches ------------------------------------------------------------------------
@@ -121,7 +122,7 @@ class RedisStore(EventStore):
         return int(top[0][0].split(b"-")[0]) if top else 0
 
     async def tail(self, match_id: str, after: int) -> AsyncIterator[Commit]:
-        conn = aioredis.Redis.from_url(self.url, single_connection_client=True)
+        conn: Any = aioredis.Redis.from_url(self.url, single_connection_client=True)
         key = _key(match_id, "log")
         try:
             while True:

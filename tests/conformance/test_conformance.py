@@ -111,7 +111,8 @@ def test_random_playouts_end_and_obey_the_interface(game_id, players):
                     if owner is not None:
                         assert token in encoded[owner], f"seat {owner} cannot see its own secret {secret!r}"
                     for a, data in encoded.items():
-                        if a != owner:
+                        # a secret of nobody (owner None) must be in no view, the spectators' included
+                        if owner is None or a != owner:
                             assert token not in data, f"{secret!r} of {owner} leaks to audience {a}"
             final = step.after
         assert saw_secret, "a playout that never has a secret cannot test hiding it"
