@@ -208,6 +208,8 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
         if state["phase"] != "waiting":
             raise IllegalMove("already_started", "the match has already started")
         return _decide_start(state, rng)
+    if kind_ == "timeout" and seat is None:
+        return _decide_timeout(state)
     handler = _DECIDERS.get(kind_)
     if handler is None:
         raise IllegalMove("unknown_command", f"there is no command {kind_!r} in Chinese Squared")
@@ -292,6 +294,13 @@ def _decide_answer(state: State, seat: int, cmd: Command, rng: random.Random) ->
         raise IllegalMove("invalid_option", f"choose an option from 0 to {OPTIONS_PER_CLAIM - 1}, or null")
     correct = choice == state["turn"]["claim"]["correct_index"]
     return [{"type": "meaning_answered", "seat": seat, "choice": choice, "correct": correct}]
+
+
+def _decide_timeout(state: State) -> list[Event]:
+    """The system's answer for a claimer who let the time run out (9.4): no answer, no coin."""
+    if state["phase"] != "meaning":
+        raise IllegalMove("nothing_to_time_out", "only a pending meaning claim can time out")
+    return [{"type": "meaning_answered", "seat": state["active"], "choice": None, "correct": False}]
 
 
 def _decide_move(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
@@ -545,6 +554,9 @@ def _copy(value: Any) -> Any:
 # -- setup (spec 4.2)
 
 def _on_setup_shuffled(s: State, e: Event) -> None:
+    content = s["content"]
+    if sorted(e["deck_order"]) != sorted(content["card_ids"]) or sorted(e["task_order"]) != sorted(content["task_ids"]):
+        raise ValueError("setup_shuffled does not hold permutations of the content set's cards and tasks")
     deck = list(e["deck_order"])
     s["slots"] = {cell: None for cell in SLOTS}
     for cell in SLOT_DEAL_ORDER:
@@ -602,6 +614,7 @@ def _on_card_played(s: State, e: Event) -> None:
     s["turn"]["played"] = card
     if e["claim"]:
         challenge = e["challenge"]
+        _check_challenge(s, card_char(card), challenge)
         s["claims"] += 1
         s["turn"]["claim"] = {
             "options": list(challenge["options"]),
@@ -613,6 +626,18 @@ def _on_card_played(s: State, e: Event) -> None:
         s["phase"] = "meaning"
     else:
         _drown(s, card)
+
+
+def _check_challenge(s: State, char: str, challenge: dict[str, Any]) -> None:
+    """Spec 8: a recorded challenge must be the card's gloss plus eligible distractors. A bad one
+    is a server bug, not a player's mistake, so it is no IllegalMove."""
+    chars = s["content"]["chars"]
+    options, index = challenge["options"], challenge["correct_index"]
+    eligible = set(distractors(chars, char))
+    if (len(options) != OPTIONS_PER_CLAIM or len(set(options)) != OPTIONS_PER_CLAIM
+            or not 0 <= index < OPTIONS_PER_CLAIM or options[index] != chars[char]["gloss"]
+            or not all(o in eligible for i, o in enumerate(options) if i != index)):
+        raise ValueError(f"malformed challenge for {char}: {challenge!r}")
 
 
 def _on_meaning_answered(s: State, e: Event) -> None:

@@ -403,3 +403,29 @@ def test_game_over_refuses_everything():
     rejected(s, A, {"type": "play_card", "card": "x", "claim": False}, "game_over")
     rejected(s, None, {"type": "start"}, "game_over")
     assert GAME.legal_moves(s, A) == []
+
+
+# --- recorded outcomes and the system's timeout (spec 8, 9.4) -------------------------------
+
+
+def test_malformed_recorded_outcomes_are_server_bugs():
+    s = GAME.initial({}, 2)
+    with pytest.raises(ValueError):
+        GAME.evolve(s, {"type": "setup_shuffled", "deck_order": CARD_IDS[:-1], "task_order": TASK_IDS,
+                        "first_player": 0})
+    s = at_turn(f2(), A, "play", "P02", hands={A: ["火#1", "油#1", "湖#1", "半#1"]})
+    for challenge in ({"options": ["oil", "fire", "lake", "half"], "correct_index": 0},
+                      {"options": ["oil", "fire", "lake", "lake"], "correct_index": 1},
+                      {"options": ["oil", "fire", "lake", "hot fire"], "correct_index": 1}):
+        with pytest.raises(ValueError):
+            GAME.evolve(s, {"type": "card_played", "seat": A, "card": "火#1", "claim": True, "challenge": challenge})
+
+
+def test_the_system_times_out_a_pending_claim():
+    s = at_turn(f2(claim_options={"火": ["oil", "fire", "lake", "half"]}), A, "play", "P02",
+                hands={A: ["火#1", "油#1", "湖#1", "半#1"]}, coins={A: 1})
+    rejected(s, None, {"type": "timeout"}, "nothing_to_time_out")
+    s = run(s, A, {"type": "play_card", "card": "火#1", "claim": True})
+    rejected(s, A, {"type": "timeout"}, "unknown_command")
+    s = run(s, None, {"type": "timeout"})
+    assert s["coins"][A] == 1 and s["phase"] == "move" and s["turn"]["claim"]["choice"] is None
