@@ -1,0 +1,75 @@
+"""Replays of a finished match: stepping, seat perspectives, forks; and the CLI commands."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import subprocess
+import sys
+
+from clients.python import ServerError, TeahouseClient
+from clients.python.bot import run_match
+from service import replay
+from service.games import get_game
+from service.store import Commit, MatchRecord
+from tests.e2e.helpers import close_all, play_resilient, seat_players
+from tests.support.server import ROOT
+
+
+async def test_step_through_and_fork_a_finished_match(sqlite_server):
+    client = TeahouseClient(sqlite_server.url)
+    summary = await run_match(sqlite_server.url, "pixies", 2, seed=3, quiet=True)
+    mid = summary["match"]
+    log = await client.log(mid)
+    n = log["seq"]
+    g = get_game("pixies")
+    rec = MatchRecord(id=mid, game="pixies", players=2, options={}, listed=True, seed=log["seed"],
+                      seed_sha256=log["seed_sha256"], created=0)
+    commits = [Commit(**c) for c in log["commits"]]
+    # every step, from every perspective, is the fold of the log up to it
+    for seq in (0, 1, n // 2, n):
+        for seat in (None, 0, 1):
+            frame = await client.replay(mid, seq, seat)
+            state = replay.state_at(rec, commits, seq)
+            assert frame["view"] == g.view(state, seat) and frame["status"] == g.status(state)
+            if seq:
+                assert frame["commit"]["command"] == log["commits"][seq - 1]["command"]
+
+    # fork from the middle: a new match with the same history up to there, fresh seats and seed
+    fork = await client.fork(mid, n // 2)
+    fid = fork["match"]
+    assert fork["forked_from"]["match"] == mid and fork["forked_from"]["seq"] == n // 2
+    assert fork["seed_sha256"] != log["seed_sha256"] and fork["seq"] == n // 2
+    at_fork = await client.replay(fid, n // 2)
+    assert at_fork["view"] == (await client.replay(mid, n // 2))["view"]
+    seats, conns, views = await seat_players(client, fid, 2, record=False)
+    assert (await client.match(fid))["seq"] == n // 2, "a fork does not start again"
+    await asyncio.gather(*[play_resilient(c, fid, random.Random(i)) for i, c in enumerate(conns)])
+    flog = await client.log(fid)
+    assert flog["commits"][: n // 2] == [{**c, "move_id": None} for c in log["commits"][: n // 2]]
+    assert flog["result"]["winners"]
+    for bad in (-1, n + 1, "3"):
+        try:
+            await client.fork(mid, bad)
+        except ServerError as exc:
+            assert exc.code == "bad_field"
+        else:
+            raise AssertionError(f"fork at {bad!r} was accepted")
+    await close_all(*conns)
+    await client.aclose()
+
+
+def test_bot_and_replay_commands(sqlite_server):
+    out = subprocess.run([sys.executable, "-m", "service.cli", "bot", "--game", "pixies", "--players", "3",
+                          "--url", sqlite_server.url], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert "finished after" in last and "winners" in last
+    mid = last.split("]")[0].lstrip("[")
+    rep = subprocess.run([sys.executable, "-m", "service.cli", "replay", mid, "--url", sqlite_server.url],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert rep.returncode == 0, rep.stderr
+    assert "--- seq 1: system" in rep.stdout and "result:" in rep.stdout
+    missing = subprocess.run([sys.executable, "-m", "service.cli", "replay", "nope", "--url", sqlite_server.url],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 1 and "cannot replay" in missing.stdout
