@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from service.lobby import Lobby, LobbyError
 from service.session import Session
 from service.store import EventStore, MatchRecord, open_store
 
+log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
 CLOSE_UNSUPPORTED = 4406
 
@@ -81,6 +83,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         s = store if store is not None else open_store(store_url or "sqlite:teahouse-data")
         holder["store"], holder["lobby"] = s, Lobby(s)
+        holder["lobby"].start()
         yield
         await holder["lobby"].close()
         if store is None:
@@ -95,10 +98,14 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
                 return await fn(request)
             except LobbyError as exc:
                 return problem(exc.code, exc.message, exc.status)
+            except Exception:
+                log.exception("%s %s failed", request.method, request.url.path)
+                return problem("internal", "the server failed on this request; nothing was changed", 500)
         return endpoint
 
     async def health(request: Request) -> Response:
-        return json({"ok": True, "store": holder["store"].name, "games": list(GAMES)})
+        return json({"ok": True, "store": holder["store"].name, "games": list(GAMES),
+                     "live_matches": lobby().live_count})
 
     async def games(request: Request) -> Response:
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,

@@ -36,10 +36,33 @@ def new_match_id() -> str:
 
 
 class Lobby:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, idle_seconds: float = 120.0) -> None:
         self.store = store
+        self.idle_seconds = idle_seconds
         self._live: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
+        self._sweeper: asyncio.Task | None = None
+
+    def start(self) -> None:
+        """Begin dropping runtimes nobody has watched for `idle_seconds` (the log keeps them)."""
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="lobby sweeper")
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(max(self.idle_seconds / 4, 0.05))
+            await self.sweep()
+
+    async def sweep(self) -> int:
+        now = time.monotonic()
+        stale = [rt for rt in self._live.values() if rt.idle and now - rt.last_active >= self.idle_seconds]
+        for rt in stale:
+            del self._live[rt.id]
+            await rt.close()
+        return len(stale)
+
+    @property
+    def live_count(self) -> int:
+        return len(self._live)
 
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
@@ -164,6 +187,9 @@ class Lobby:
             del self._loading[match_id]
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         for rt in list(self._live.values()):
             await rt.close()
         self._live.clear()

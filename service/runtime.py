@@ -57,6 +57,12 @@ class MatchRuntime:
         self.rejected: OrderedDict[tuple[int | None, str], tuple[str, str]] = OrderedDict()
         self._tail_task: asyncio.Task | None = None
         self.closed = False
+        self.last_active = time.monotonic()
+
+    @property
+    def idle(self) -> bool:
+        """Nobody watches and nothing is being decided: the node may drop this cache."""
+        return not self.watchers and not self.lock.locked()
 
     @property
     def id(self) -> str:
@@ -106,6 +112,7 @@ class MatchRuntime:
     async def _apply(self, c: Commit) -> None:
         if c.seq <= self.seq:
             return
+        self.last_active = time.monotonic()
         self._fold_commit(c)
         self._broadcast(self.projection.advance(self.state, self.seq))
         status = self.game.status(self.state)
@@ -158,6 +165,7 @@ class MatchRuntime:
     # -- watchers -------------------------------------------------------------------------
     def attach(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         """Add a watcher and send it what it is missing: patches after `since`, or a full view."""
+        self.last_active = time.monotonic()
         self.projection.watch(audience, self.state, self.seq)
         self.watchers.setdefault(audience, set()).add(watcher)
         self.resync(watcher, audience, since)
@@ -174,6 +182,7 @@ class MatchRuntime:
             watcher.deliver(f.encoded(watcher.encoding))
 
     def detach(self, watcher: Watcher) -> None:
+        self.last_active = time.monotonic()
         for audience, group in list(self.watchers.items()):
             if watcher in group:
                 group.discard(watcher)

@@ -100,6 +100,13 @@ def move_intrigue(ctx: Ctx, seat: int, steps: int, reason: str) -> None:
 # --- reading command fields ------------------------------------------------------------------------------
 
 
+def only(cmd: Command, *keys: str) -> None:
+    """Refuse fields the command does not take, so that a mistyped field is never ignored."""
+    extra = sorted(k for k in cmd if k != "type" and k not in keys)
+    if extra:
+        raise IllegalMove("bad_command", f"Unexpected field(s) {extra}; this command takes {sorted(keys)}.")
+
+
 def field_str(cmd: Command, key: str, choices: Any = None) -> str:
     v = cmd.get(key)
     if not isinstance(v, str) or (choices is not None and v not in choices):

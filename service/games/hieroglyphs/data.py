@@ -144,13 +144,13 @@ def compile_content(raw: Any) -> dict[str, Any]:
             raise ContentError(f"{where}: 'tone' must be 0 (neutral) or 1-4, not {tone!r}")
         if tone_of(pinyin) != tone:
             raise ContentError(f"{where}: tone {tone} does not match the pinyin {pinyin!r} (tone {tone_of(pinyin)})")
-        steps = e.get("steps", tone)
+        steps: Any = e.get("steps", tone)
         if not _is_int(steps) or not 0 <= steps <= 4:
             raise ContentError(f"{where}: 'steps' must be 0-4, not {steps!r}")
         trad = e.get("trad", char)
         if not isinstance(trad, str) or not trad:
             raise ContentError(f"{where}: 'trad' must be a non-empty string")
-        n = e.get("copies")
+        n: Any = e.get("copies")
         if not _is_int(n) or n < 1:
             raise ContentError(f"{where}: 'copies' must be a positive integer")
         chars[char] = {"trad": trad, "pinyin": pinyin, "tone": tone, "steps": steps, "gloss": gloss}
