@@ -7,7 +7,7 @@ from typing import Any
 
 from service.games.gugong import board, data, tokens
 from service.games.gugong.actions import ACTIONS
-from service.games.gugong.engine import Ctx, field_bool, field_str, gain, pay, pop, push
+from service.games.gugong.engine import Ctx, field_bool, field_str, gain, only, pay, pop, push
 from service.games.interface import Command, IllegalMove, State
 
 PAYMENTS = ("none", "servants", "card", "forgo")
@@ -42,6 +42,7 @@ def run_next_turn(ctx: Ctx, frame: dict[str, Any]) -> None:
 def check_exchange(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dict[str, Any]:
     if s["turn"]["exchanged"]:
         raise IllegalMove("already_exchanged", "You have already exchanged a gift this turn.")
+    only(cmd, "card", "location", "payment", "discard", "pay_foreman")
     p = s["players"][seat]
     card = field_str(cmd, "card")
     if card not in p["hand"]:
@@ -58,6 +59,8 @@ def check_exchange(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
         raise IllegalMove("payment_required", "A gift of lower or equal value needs a payment: servants, card or forgo.")
     if pay_foreman and payment != "servants":
         raise IllegalMove("bad_command", "pay_foreman only goes with payment 'servants'.")
+    if "discard" in cmd and payment != "card":
+        raise IllegalMove("bad_command", "discard only goes with payment 'card'.")
     if payment == "servants":
         plan["cost"] = servant_payment(s, seat)
         plan["pay_foreman"] = pay_foreman
@@ -118,7 +121,9 @@ def check_card_action(s: State, seat: int, cmd: Command, frame: dict[str, Any]) 
     if action in ACTIONS:
         return {"action": action, "params": ACTIONS[action].check(s, seat, cmd)}
     if action == "EXCHANGE":
+        only(cmd, "card", "location")
         return {"action": action, "params": tokens.check_swap(s, seat, cmd)}
+    only(cmd)
     return {"action": action, "params": {}}
 
 
@@ -169,6 +174,7 @@ def location_action_candidates(s: State, seat: int, frame: dict[str, Any]) -> li
 
 
 def check_end_turn(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> None:
+    only(cmd)
     if not s["turn"]["exchanged"]:
         raise IllegalMove("exchange_required", "A player with cards must exchange a gift before ending the turn.")
 

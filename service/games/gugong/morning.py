@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, advance_envoy, gain, move_intrigue, pop, push, score
+from service.games.gugong.engine import Ctx, advance_envoy, gain, move_intrigue, only, pop, push, score
 from service.games.gugong.setup import roll_dice
 from service.games.interface import Command, IllegalMove, State
 
@@ -90,6 +90,7 @@ def run_tracker(ctx: Ctx, frame: dict[str, Any]) -> None:
 
 
 def check_pick(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> str:
+    only(cmd, "decree")
     decree = cmd.get("decree")
     if not isinstance(decree, str) or decree not in frame["left"]:
         raise IllegalMove("bad_command", f"decree must be one of {frame['left']}.")

@@ -16,7 +16,7 @@ from typing import Any
 
 from service.games.gugong import evening, exchange, morning, scoring, setup, tokens
 from service.games.gugong.actions import canal, travel, wall
-from service.games.gugong.engine import Ctx, pop, top
+from service.games.gugong.engine import Ctx, only, pop, top
 from service.games.interface import Command, Event, IllegalMove, State, Status
 
 Check = Callable[[State, int, Command, dict[str, Any]], Any]
@@ -26,6 +26,7 @@ Answer = tuple[Check, Run, Candidates]
 
 
 def _check_decline(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> None:
+    only(cmd)
     if frame["kind"] == "travel_move" and not frame["optional"]:
         raise IllegalMove("move_required", "A travel move you paid for must be made while a city can be reached.")
 

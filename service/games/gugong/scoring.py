@@ -7,7 +7,7 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.actions import wall
-from service.games.gugong.engine import Ctx, advance_envoy, pop, score
+from service.games.gugong.engine import Ctx, advance_envoy, only, pop, score
 from service.games.interface import Command, State
 
 WALL = data.BOARD["wall"]
@@ -17,7 +17,7 @@ WALL = data.BOARD["wall"]
 
 
 def check_done(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> None:
-    return None
+    only(cmd)
 
 
 def run_done(ctx: Ctx, seat: int, plan: None, frame: dict[str, Any]) -> None:

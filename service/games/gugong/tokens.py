@@ -17,6 +17,7 @@ from service.games.gugong.engine import (
     gain,
     gain_jade,
     move_intrigue,
+    only,
     pay,
     pop,
     push,
@@ -25,6 +26,8 @@ from service.games.gugong.engine import (
 from service.games.interface import Command, IllegalMove, State
 
 EXCHANGE = {row["reward"]: row for row in data.TOKEN_EXCHANGE}
+USE_FIELDS = {"card_for_jade": ("card",), "retrieve_card": ("card",), "swap_card": ("card", "location"),
+              "ship_servant": ("boat",), "buy_jade": ("pay_foreman",)}
 
 
 def _type(token: str) -> dict[str, Any]:
@@ -38,6 +41,7 @@ def check_use(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dict[
     t = _type(frame["token"])
     effect = t["effect"]
     p = s["players"][seat]
+    only(cmd, *USE_FIELDS.get(effect, ()))
     if effect == "none":
         raise IllegalMove("no_token_effect", "This token has no immediate effect.")
     if effect == "card_for_jade":
@@ -162,6 +166,7 @@ def swap_candidates(s: State, seat: int) -> list[dict[str, Any]]:
 
 
 def check_exchange(s: State, seat: int, cmd: Command) -> dict[str, Any]:
+    only(cmd, "tokens", "reward")
     reward = field_str(cmd, "reward", EXCHANGE)
     tokens = cmd.get("tokens")
     held = s["players"][seat]["tokens"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, pay, pop, push, score
+from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push, score
 from service.games.interface import Command, IllegalMove, State
 
 CAPACITY = data.BOARD["boat_capacity"]
@@ -22,12 +22,14 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     option = field_option(cmd)
     pay_foreman = field_bool(cmd, "pay_foreman")
     if option == "A":
+        only(cmd, "option", "place", "move", "pay_foreman")
         place, move = cmd.get("place"), cmd.get("move")
         if place is None and move is None:
             raise IllegalMove("empty_action", "Canal option A must place a servant, move a boat, or both.")
         placements = [] if place is None else [_placement(place)]
         cost = 0
     else:
+        only(cmd, "option", "placements", "pay_foreman")
         raw = cmd.get("placements")
         if not isinstance(raw, list) or len(raw) != OPTION_B["units"]:
             raise IllegalMove("bad_command", f"Canal option B needs placements: a list of {OPTION_B['units']} placements.")
@@ -105,6 +107,7 @@ def placement_targets(s: State, seat: int) -> list[str]:
 def _placement(raw: Any) -> tuple[str, str]:
     if not isinstance(raw, dict):
         raise IllegalMove("bad_command", "A placement is an object {boat: 'A2', unit: 'cube'|'foreman'}.")
+    only(raw, "boat", "unit")
     unit = raw.get("unit", "cube")
     if unit not in board.UNITS:
         raise IllegalMove("bad_command", "A placement's unit must be 'cube' or 'foreman'.")
@@ -168,6 +171,7 @@ def run_move(ctx: Ctx, frame: dict[str, Any]) -> None:
 
 
 def check_claim(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dict[str, Any]:
+    only(cmd, "reward", "unit")
     reward = field_str(cmd, "reward")
     if reward not in data.port_rewards(frame["route"], frame["port"]):
         raise IllegalMove("illegal_reward", f"This port does not offer {reward!r}.")

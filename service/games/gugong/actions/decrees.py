@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_str, pay, score
+from service.games.gugong.engine import Ctx, field_bool, field_str, only, pay, score
 from service.games.interface import Command, IllegalMove, State
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
+    only(cmd, "decree", "pay_foreman", "place")
     decree = field_str(cmd, "decree")
     if decree not in s["decrees"]:
         raise IllegalMove("decree_not_in_play", f"Decree {decree!r} is not one of the decrees in play.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, gain_jade, pay
+from service.games.gugong.engine import Ctx, field_bool, gain_jade, only, pay
 from service.games.interface import Command, IllegalMove, State
 
 
@@ -19,6 +19,7 @@ def price(s: State, seat: int, spot: int | None) -> int:
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
+    only(cmd, "spot", "pay_foreman")
     spot = cmd.get("spot")
     if spot is not None:
         if not isinstance(spot, int) or isinstance(spot, bool) or not 0 <= spot < len(s["jade_spots"]):

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, advance_envoy, field_bool, field_option, move_intrigue, pay
+from service.games.gugong.engine import Ctx, advance_envoy, field_bool, field_option, move_intrigue, only, pay
 from service.games.interface import Command, State
 
 RULE = data.BOARD["palace"]
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
+    only(cmd, "option", "pay_foreman")
     option = field_option(cmd)
     pay_foreman = field_bool(cmd, "pay_foreman")
     cost = RULE["option_b"]["cost"] if option == "B" else 0

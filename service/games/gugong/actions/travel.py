@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, pay, pop, push
+from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push
 from service.games.interface import Command, IllegalMove, State
 
 RULE = data.BOARD["travel"]
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
+    only(cmd, "option", "pay_foreman")
     option = field_option(cmd)
     pay_foreman = field_bool(cmd, "pay_foreman")
     cost = 0
@@ -43,6 +44,7 @@ def candidates(s: State, seat: int) -> list[dict[str, Any]]:
 
 
 def check_move(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> str:
+    only(cmd, "city")
     city = field_str(cmd, "city")
     if city not in board.destinations(s, seat):
         raise IllegalMove("illegal_destination", f"Your Traveller cannot reach a token at {city!r} from where it stands.")

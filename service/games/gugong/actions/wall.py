@@ -16,6 +16,7 @@ from service.games.gugong.engine import (
     gain,
     gain_jade,
     move_intrigue,
+    only,
     pay,
     pop,
     push,
@@ -29,6 +30,7 @@ BENEFITS = {b["down"]: b for b in data.BOARD["intrigue"]["benefits"]}
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
+    only(cmd, "option", "units", "pay_foreman")
     option = field_option(cmd)
     pay_foreman = field_bool(cmd, "pay_foreman")
     if option == "A":
@@ -90,6 +92,7 @@ def _size(entry: dict[str, Any]) -> int:
 
 
 def check_benefit(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dict[str, Any]:
+    only(cmd, "down", "die", "face")
     down = cmd.get("down")
     if not isinstance(down, int) or isinstance(down, bool) or down not in BENEFITS:
         raise IllegalMove("bad_command", f"down must be one of {sorted(BENEFITS)}.")
@@ -104,6 +107,8 @@ def check_benefit(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> d
         if not isinstance(face, int) or isinstance(face, bool) or face not in data.DICE[die]:
             raise IllegalMove("illegal_die_face", f"Die {die} has no face {face!r}; its faces are {data.DICE[die]}.")
         plan.update(die=die, face=face)
+    else:
+        only(cmd, "down")
     return plan
 
 
