@@ -15,10 +15,17 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-if [ "${1:-}" = "--with-redis" ] && ! command -v redis-server >/dev/null 2>&1; then
-  echo "redis-server is missing: installing it with apt-get" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq redis-server >/dev/null
+if [ "${1:-}" = "--with-redis" ]; then
+  # The integration tests need redis-server; the browser tests drive Debian's chromium
+  # (never a browser build downloaded by Playwright).
+  missing=()
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "${missing[*]} missing: installing with apt-get" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
 fi

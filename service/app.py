@@ -30,6 +30,7 @@ from service.store import EventStore, MatchRecord, open_store
 
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
+JS = Path(__file__).resolve().parent.parent / "clients" / "js"  # the JS SDK, imported by the web client
 CLOSE_UNSUPPORTED = 4406
 
 
@@ -198,6 +199,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
             Route("/web/", lambda r: FileResponse(WEB / "index.html")),
             Mount("/web", StaticFiles(directory=WEB), name="web"),
         ]
+    if (JS / "teahouse.js").exists():
+        routes.append(Mount("/js", StaticFiles(directory=JS), name="js"))
     return Starlette(routes=routes, lifespan=lifespan)
 
 

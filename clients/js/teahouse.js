@@ -1,0 +1,591 @@
+// Teahouse JS SDK: the HTTP lobby calls and a WebSocket connection that keeps views current.
+//
+// A dependency-free ES module for browsers and Node >= 20 (Node 20 needs
+// `--experimental-websocket`, or pass `{ WebSocket }` from any implementation; Node >= 22 has it).
+// It mirrors clients/python/client.py and follows protocol/SPEC.md: JSON subprotocol
+// `teahouse.v1.json`, one `view` per join, then one `patch` per commit, applied here exactly as
+// protocol/patch.py applies it (SPEC §6), with seq continuity and resync (SPEC §6.6).
+//
+//   import { TeahouseClient } from "./teahouse.js";
+//   const client = new TeahouseClient("http://127.0.0.1:8000");
+//   const m = await client.createMatch("pixies", 2);
+//   const { token } = await client.takeSeat(m.match, { name: "Ada" });
+//   const conn = await client.connect().open();
+//   const game = await conn.join(m.match, token);
+//   game.onChange(() => render(game.view, game.status));
+//   if (game.myTurn) await conn.move(m.match, (await conn.legalMoves(m.match))[0]);
+
+export const PROTOCOL_VERSION = 1;
+export const SUBPROTOCOL = { json: "teahouse.v1.json" };
+export const CLIENT_NAME = "teahouse-js/0.1";
+
+// -- errors ----------------------------------------------------------------------------------
+
+/** The server answered with an error (`code` is stable, `message` is for people). */
+export class ServerError extends Error {
+  constructor(code, message) {
+    super(`${code}: ${message}`);
+    this.name = "ServerError";
+    this.code = code;
+    this.serverMessage = message;
+  }
+}
+
+/** The rules refused a move; the log did not change. `code` is the game's own code. */
+export class Rejected extends ServerError {
+  constructor(code, message) {
+    super(code, message);
+    this.name = "Rejected";
+  }
+}
+
+/** The connection dropped before an answer came; call `conn.reconnect()` and go on. */
+export class ConnectionLost extends Error {
+  constructor(message = "the connection was lost") {
+    super(message);
+    this.name = "ConnectionLost";
+  }
+}
+
+export class PatchError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "PatchError";
+  }
+}
+
+// -- patches (SPEC §6; a port of protocol/patch.py's apply) ----------------------------------
+
+const hasOwn = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
+const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isIndex = (k) => typeof k === "number" && Number.isInteger(k);
+const show = (v) => {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+};
+
+/** A deep copy of plain data (maps, arrays, strings, numbers, booleans, null). */
+export function clone(value) {
+  if (Array.isArray(value)) return value.map(clone);
+  if (isMap(value)) {
+    const out = {};
+    for (const key of Object.keys(value)) setKey(out, key, clone(value[key]));
+    return out;
+  }
+  return value;
+}
+
+// `obj[key] = v` would change the prototype for the key "__proto__"; a document may hold any key.
+function setKey(obj, key, value) {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * Apply `ops` to `doc` and return the new document; `doc` and the ops are left as they were.
+ * Throws PatchError if any op is invalid (the patch is atomic: keep the old document then).
+ */
+export function applyPatch(doc, ops) {
+  if (!Array.isArray(ops)) throw new PatchError(`ops must be an array, not ${show(ops)}`);
+  let out = clone(doc);
+  for (const op of ops) out = applyOne(out, op);
+  return out;
+}
+
+function applyOne(doc, op) {
+  if (!isMap(op) || !Array.isArray(op.path)) throw new PatchError(`malformed op ${show(op)}`);
+  const kind = op.op;
+  const path = op.path;
+  if (kind !== "add" && kind !== "remove" && kind !== "replace") throw new PatchError(`unknown op ${show(kind)}`);
+  if (kind !== "remove" && !hasOwn(op, "value")) throw new PatchError(`${kind} without a value at ${show(path)}`);
+  const value = clone(op.value);
+  if (path.length === 0) {
+    if (kind !== "replace") throw new PatchError("only replace may address the whole document");
+    return value;
+  }
+  let parent = doc;
+  for (const key of path.slice(0, -1)) parent = step(parent, key, path);
+  const last = path[path.length - 1];
+  if (isMap(parent)) {
+    if (typeof last !== "string") throw new PatchError(`map key must be a string at ${show(path)}`);
+    if (kind === "remove") {
+      if (!hasOwn(parent, last)) throw new PatchError(`remove of a missing key at ${show(path)}`);
+      delete parent[last];
+    } else if (kind === "replace" && !hasOwn(parent, last)) {
+      throw new PatchError(`replace of a missing key at ${show(path)}`);
+    } else {
+      setKey(parent, last, value);
+    }
+  } else if (Array.isArray(parent)) {
+    if (!isIndex(last)) throw new PatchError(`list index must be an integer at ${show(path)}`);
+    const limit = parent.length + (kind === "add" ? 1 : 0);
+    if (!(last >= 0 && last < limit)) throw new PatchError(`index ${last} out of range at ${show(path)}`);
+    if (kind === "add") parent.splice(last, 0, value);
+    else if (kind === "remove") parent.splice(last, 1);
+    else parent[last] = value;
+  } else {
+    throw new PatchError(`cannot address inside a ${parent === null ? "null" : typeof parent} at ${show(path)}`);
+  }
+  return doc;
+}
+
+function step(node, key, path) {
+  if (isMap(node) && typeof key === "string" && hasOwn(node, key)) return node[key];
+  if (Array.isArray(node) && isIndex(key) && key >= 0 && key < node.length) return node[key];
+  throw new PatchError(`path ${show(path)} does not exist`);
+}
+
+/** Equality of plain data as the protocol sees it: key order ignored, `true` is not `1`. */
+export function deepEqual(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  }
+  if (isMap(a)) {
+    if (!isMap(b)) return false;
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => hasOwn(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+// -- one match as this connection's audience sees it -------------------------------------------
+
+/**
+ * Read `doc`, `view`, `status`, `seq`, `presence`, `finished`. Subscribe with
+ * `onChange(fn)` (fn gets the reason: "view", "patch", "presence", "finished", "lost"),
+ * or await `waitFor(predicate)`.
+ */
+export class MatchView {
+  constructor(conn, match, seat, token) {
+    this.conn = conn;
+    this.match = match;
+    this.seat = seat;
+    this.token = token;
+    this.seq = -1;
+    this.doc = {};
+    this.presence = null;
+    this.finished = null;
+    this.resyncs = 0;
+    this._resyncFrom = null; // the seq a resync was asked from; further gaps wait for it
+    this._listeners = new Set();
+  }
+
+  get view() {
+    return this.doc.view ?? {};
+  }
+
+  get status() {
+    return this.doc.status ?? {};
+  }
+
+  get myTurn() {
+    return this.seat !== null && this.seat !== undefined && (this.status.to_act ?? []).includes(this.seat);
+  }
+
+  get over() {
+    return Boolean(this.status.finished);
+  }
+
+  /** Call `fn(reason, view)` after every change; returns a function that unsubscribes. */
+  onChange(fn) {
+    this._listeners.add(fn);
+    return () => this._listeners.delete(fn);
+  }
+
+  /** Resolve once `predicate(this)` holds; reject with ConnectionLost if the socket drops
+   * first (then `conn.reconnect()` and wait again), or with an Error after `timeout` ms. */
+  waitFor(predicate, timeout = 30000) {
+    if (predicate(this)) return Promise.resolve(this);
+    return new Promise((resolve, reject) => {
+      const done = (fn, arg) => {
+        clearTimeout(timer);
+        off();
+        fn(arg);
+      };
+      const timer = setTimeout(() => done(reject, new Error("timed out waiting for the match")), timeout);
+      const off = this.onChange((reason) => {
+        if (predicate(this)) done(resolve, this);
+        else if (reason === "lost") done(reject, new ConnectionLost());
+      });
+    });
+  }
+
+  _emit(reason) {
+    for (const fn of [...this._listeners]) {
+      try {
+        fn(reason, this);
+      } catch (err) {
+        console.error("teahouse: a change listener failed", err);
+      }
+    }
+  }
+
+  _onView(msg) {
+    this.doc = msg.doc;
+    this.seq = msg.seq;
+    this.seat = msg.seat;
+    this._resyncFrom = null;
+    this._emit("view");
+  }
+
+  _onPatch(msg) {
+    if (this.seq < 0 || msg.seq <= this.seq) return; // no document yet, or already have it
+    if (msg.seq !== this.seq + 1) {
+      this._resync();
+      return;
+    }
+    try {
+      this.doc = applyPatch(this.doc, msg.ops);
+    } catch (err) {
+      if (!(err instanceof PatchError)) throw err;
+      this._resync(true);
+      return;
+    }
+    this.seq = msg.seq;
+    this._resyncFrom = null;
+    this._emit("patch");
+  }
+
+  _resync(force = false) {
+    // One resync per gap: the patches it brings fill the gap; later ones are ignored till then.
+    if (!force && this._resyncFrom === this.seq) return;
+    this._resyncFrom = this.seq;
+    this.resyncs += 1;
+    this.conn._send({ type: "resync", match: this.match, since: Math.max(this.seq, 0) });
+  }
+}
+
+// -- the WebSocket session -------------------------------------------------------------------
+
+/** A WebSocket session: `await conn.open()`, then join/spectate, move, legalMoves. */
+export class Connection {
+  constructor(wsUrl, { WebSocket: impl, clientName = CLIENT_NAME, timeout = 30000 } = {}) {
+    this.wsUrl = wsUrl;
+    this.encoding = "json";
+    this.clientName = clientName;
+    this.timeout = timeout;
+    this.matches = new Map();
+    this.welcome = null;
+    this.errors = [];
+    this.closed = null; // {code, reason} once the socket is gone
+    this._impl = impl ?? globalThis.WebSocket;
+    this._ws = null;
+    this._waiting = new Map(); // key -> [{resolve, reject}] answered in order (SPEC §3.1)
+    this._pending = new Map(); // move id -> move message not answered yet (resent on reconnect)
+    this._ids = 0;
+    this._prefix = Math.random().toString(36).slice(2, 8);
+    this._onClose = new Set();
+    if (!this._impl) {
+      throw new Error("no WebSocket implementation: use Node >= 22, `node --experimental-websocket`, or pass { WebSocket }");
+    }
+  }
+
+  /** True once the socket is gone; `reconnect()` to go on. */
+  get lost() {
+    return this._ws === null || this.closed !== null;
+  }
+
+  /** Open the socket and greet; resolves to this connection once `welcome` arrived. */
+  async open() {
+    const ws = new this._impl(this.wsUrl, [SUBPROTOCOL.json]);
+    this._ws = ws;
+    this.closed = null;
+    await new Promise((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new ConnectionLost(`cannot connect to ${this.wsUrl}`));
+      ws.onclose = (ev) => reject(new ConnectionLost(`closed while connecting (${ev.code} ${ev.reason})`));
+    });
+    if (ws.protocol !== SUBPROTOCOL.json) {
+      // The server speaks none of what we offered; it closes with 4406 and says why.
+      const ev = await new Promise((resolve) => { ws.onclose = resolve; });
+      throw new ConnectionLost(`the server refused the protocol (${ev.code} ${ev.reason})`);
+    }
+    ws.onmessage = (ev) => this._onFrame(ev.data);
+    ws.onerror = () => {};
+    ws.onclose = (ev) => this._onSocketClosed(ev);
+    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName }, "hello");
+    return this;
+  }
+
+  /** Close the socket; every match stops updating. */
+  close() {
+    if (this._ws && this.closed === null) this._ws.close(1000, "bye");
+  }
+
+  /** Call `fn({code, reason})` when the socket closes (e.g. 4408: too slow; reconnect). */
+  onClose(fn) {
+    this._onClose.add(fn);
+    return () => this._onClose.delete(fn);
+  }
+
+  /** Open a new socket, join every match again from the seq it holds, and resend every
+   * move that was not answered with the same id (SPEC §3.11). */
+  async reconnect() {
+    if (this._ws && this.closed === null) {
+      const gone = new Promise((resolve) => this.onClose(resolve));
+      this.close();
+      await gone;
+    }
+    await this.open();
+    for (const mv of this.matches.values()) {
+      const msg = { type: mv.token != null ? "join" : "spectate", match: mv.match };
+      if (mv.token != null) msg.token = mv.token;
+      if (mv.seq >= 0) msg.since = mv.seq;
+      this._send(msg);
+    }
+    for (const msg of this._pending.values()) this._send(msg);
+  }
+
+  // -- matches -------------------------------------------------------------------------------
+
+  /** Play the seat that `token` holds; resolves to its MatchView once the view arrived. */
+  join(match, token) {
+    return this._watch({ type: "join", match, token }, token);
+  }
+
+  /** Watch as a spectator; resolves to the MatchView once the view arrived. */
+  spectate(match) {
+    return this._watch({ type: "spectate", match }, null);
+  }
+
+  async _watch(msg, token) {
+    const previous = this.matches.get(msg.match);
+    const mv = new MatchView(this, msg.match, null, token);
+    this.matches.set(mv.match, mv);
+    try {
+      await this._request(`view:${mv.match}`, msg, msg.type);
+    } catch (err) {
+      if (previous) this.matches.set(previous.match, previous);
+      else this.matches.delete(mv.match);
+      throw err;
+    }
+    return mv;
+  }
+
+  /** Stop watching a match. */
+  async leave(match) {
+    await this._request(`left:${match}`, { type: "leave", match }, "leave");
+    this.matches.delete(match);
+  }
+
+  /** Send a move; resolves to its seq once committed (the document already shows it),
+   * rejects with Rejected (the rules said no) or ServerError (a protocol fault). */
+  async move(match, command, id = undefined) {
+    const moveId = id ?? `${this._prefix}-${++this._ids}`;
+    const msg = { type: "move", match, id: moveId, command };
+    this._pending.set(moveId, msg);
+    let reply;
+    try {
+      reply = await this._request(`move:${moveId}`, msg, moveId);
+    } finally {
+      if (!this.lost) this._pending.delete(moveId);
+    }
+    if (reply.type === "reject") throw new Rejected(reply.code, reply.message);
+    return reply.seq;
+  }
+
+  /** The commands this connection's seat may send now (empty when it is not its turn). */
+  async legalMoves(match) {
+    const reply = await this._request(`legal_moves:${match}`, { type: "legal", match }, "legal");
+    return reply.moves;
+  }
+
+  /** Round trip in milliseconds. */
+  async ping() {
+    const nonce = ++this._ids;
+    const t0 = Date.now();
+    await this._request(`pong:${nonce}`, { type: "ping", nonce }, "ping");
+    return Date.now() - t0;
+  }
+
+  // -- plumbing ------------------------------------------------------------------------------
+
+  _send(msg) {
+    if (this.lost) throw new ConnectionLost();
+    this._ws.send(JSON.stringify(msg));
+  }
+
+  _expect(key) {
+    let entry;
+    const promise = new Promise((resolve, reject) => { entry = { resolve, reject }; });
+    if (!this._waiting.has(key)) this._waiting.set(key, []);
+    this._waiting.get(key).push(entry);
+    return { promise, entry };
+  }
+
+  _forget(key, entry) {
+    const list = this._waiting.get(key);
+    if (!list) return;
+    const i = list.indexOf(entry);
+    if (i >= 0) list.splice(i, 1);
+    if (list.length === 0) this._waiting.delete(key);
+  }
+
+  _resolve(key, msg) {
+    const list = this._waiting.get(key);
+    if (!list || list.length === 0) return false;
+    const entry = list.shift();
+    if (list.length === 0) this._waiting.delete(key);
+    entry.resolve(msg);
+    return true;
+  }
+
+  async _request(key, msg, ref) {
+    const answer = this._expect(key);
+    const errKey = `error:${ref}`;
+    const failure = this._expect(errKey);
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer to ${msg.type}`)), this.timeout);
+    });
+    try {
+      this._send(msg);
+      return await Promise.race([
+        answer.promise,
+        failure.promise.then((e) => { throw new ServerError(e.code, e.message); }),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+      this._forget(key, answer.entry);
+      this._forget(errKey, failure.entry);
+    }
+  }
+
+  _onFrame(data) {
+    let msg;
+    try {
+      msg = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
+    } catch {
+      return; // the server sends valid JSON; nothing to do with junk
+    }
+    this._dispatch(msg);
+  }
+
+  _dispatch(msg) {
+    const kind = msg.type;
+    const mv = this.matches.get(msg.match ?? "");
+    if (kind === "welcome") this._resolve("welcome", msg);
+    else if (kind === "view" && mv) {
+      mv._onView(msg);
+      this._resolve(`view:${mv.match}`, msg);
+    } else if (kind === "patch" && mv) mv._onPatch(msg);
+    else if (kind === "ack" || kind === "reject") {
+      this._pending.delete(msg.id);
+      this._resolve(`move:${msg.id}`, msg);
+    }
+    else if (kind === "legal_moves") this._resolve(`legal_moves:${msg.match}`, msg);
+    else if (kind === "pong") this._resolve(`pong:${msg.nonce}`, msg);
+    else if (kind === "left") this._resolve(`left:${msg.match}`, msg);
+    else if (kind === "presence" && mv) {
+      mv.presence = msg;
+      mv._emit("presence");
+    } else if (kind === "finished" && mv) {
+      mv.finished = msg;
+      mv._emit("finished");
+    } else if (kind === "error") {
+      this.errors.push(msg);
+      this._resolve(`error:${msg.ref}`, msg);
+    }
+  }
+
+  _onSocketClosed(ev) {
+    this.closed = { code: ev.code, reason: ev.reason };
+    for (const list of this._waiting.values()) {
+      for (const entry of list) entry.reject(new ConnectionLost());
+    }
+    this._waiting.clear();
+    for (const mv of this.matches.values()) mv._emit("lost");
+    for (const fn of [...this._onClose]) fn(this.closed);
+  }
+}
+
+// -- the HTTP lobby ----------------------------------------------------------------------------
+
+/** HTTP lobby calls, and `connect()` for a WebSocket session. */
+export class TeahouseClient {
+  /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
+  constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl } = {}) {
+    const base = url ?? globalThis.location?.origin;
+    if (!base) throw new Error("TeahouseClient needs the server's URL");
+    this.url = base.replace(/\/+$/, "");
+    this._wsImpl = impl;
+    this._fetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
+  }
+
+  get wsUrl() {
+    return this.url.replace(/^http:/, "ws:").replace(/^https:/, "wss:") + "/ws";
+  }
+
+  /** A new, unopened Connection: `await client.connect().open()`. */
+  connect(options = {}) {
+    return new Connection(this.wsUrl, { WebSocket: this._wsImpl, ...options });
+  }
+
+  async _call(method, path, body = undefined) {
+    const init = { method, headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const r = await this._fetch(this.url + path, init);
+    let data;
+    try {
+      data = await r.json();
+    } catch {
+      throw new ServerError("http_" + r.status, `the server answered ${r.status} without JSON`);
+    }
+    if (r.status >= 400) {
+      const e = data?.error ?? {};
+      throw new ServerError(e.code ?? `http_${r.status}`, e.message ?? `HTTP ${r.status}`);
+    }
+    return data;
+  }
+
+  /** Every game of the server: [{id, name, min_players, max_players, rules_version}]. */
+  games() {
+    return this._call("GET", "/api/games");
+  }
+
+  createMatch(game, players, { options = {}, listed = true } = {}) {
+    return this._call("POST", "/api/matches", { game, players, options, listed });
+  }
+
+  /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the
+   * token: it is the only way to play the seat and is never shown again. */
+  takeSeat(match, { seat = null, name = null } = {}) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, { seat, name });
+  }
+
+  match(match) {
+    return this._call("GET", `/api/matches/${encodeURIComponent(match)}`);
+  }
+
+  /** Listed matches; `state` filters: "open", "live" or "finished". */
+  matches(state = null) {
+    return this._call("GET", "/api/matches" + (state ? `?state=${encodeURIComponent(state)}` : ""));
+  }
+
+  /** The raw log of a finished match, with its revealed seed. */
+  log(match) {
+    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/log`);
+  }
+
+  /** The document audience `seat` (null: spectators) had right after commit `seq`. */
+  replay(match, { seq = null, seat = null, token = null } = {}) {
+    const q = new URLSearchParams();
+    if (seq !== null) q.set("seq", String(seq));
+    if (seat !== null) q.set("seat", String(seat));
+    if (token !== null) q.set("token", token);
+    const qs = q.toString();
+    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/replay${qs ? "?" + qs : ""}`);
+  }
+
+  /** A new match from commit `seq` of a finished one. */
+  fork(match, seq) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, { seq });
+  }
+}

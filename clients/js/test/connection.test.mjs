@@ -1,0 +1,209 @@
+// The Connection and MatchView state machines against a scripted fake socket (no server):
+// greeting, requests answered in order, seq continuity and resync (SPEC §6.6), moves.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Connection, ConnectionLost, Rejected, ServerError, TeahouseClient } from "../teahouse.js";
+
+/** A WebSocket stand-in: `script(msg, ws)` answers what the client sends. */
+function fakeSocket(script, { protocol = "teahouse.v1.json" } = {}) {
+  const sockets = [];
+  class FakeWebSocket {
+    constructor(url, protocols) {
+      this.url = url;
+      this.offered = protocols;
+      this.protocol = protocol;
+      this.sent = [];
+      sockets.push(this);
+      setTimeout(() => this.onopen?.(), 0);
+    }
+    send(data) {
+      const msg = JSON.parse(data);
+      this.sent.push(msg);
+      setTimeout(() => script(msg, this), 0);
+    }
+    push(msg) {
+      this.onmessage?.({ data: JSON.stringify(msg) });
+    }
+    close(code = 1000, reason = "") {
+      setTimeout(() => this.onclose?.({ code, reason }), 0);
+    }
+  }
+  return { FakeWebSocket, sockets };
+}
+
+const DOC = { view: { n: 0, list: [] }, status: { phase: "play", to_act: [0], finished: false, result: null } };
+
+function server(extra = () => false) {
+  return (msg, ws) => {
+    if (extra(msg, ws)) return;
+    if (msg.type === "hello") ws.push({ type: "welcome", protocol: 1, encoding: "json", session: "s", server: "t", max_frame: 65536, games: [] });
+    else if (msg.type === "join") {
+      ws.push({ type: "view", match: msg.match, seq: 3, seat: 0, doc: DOC });
+      ws.push({ type: "presence", match: msg.match, seats: [true, false], spectators: 0 });
+    } else if (msg.type === "spectate") ws.push({ type: "error", code: "unknown_match", message: "no such match", ref: "spectate" });
+  };
+}
+
+const patch = (seq, n) => ({ type: "patch", match: "M", seq, ops: [{ op: "replace", path: ["view", "n"], value: n }] });
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+test("hello, welcome, join: the view and presence arrive", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  assert.deepEqual(sockets[0].offered, ["teahouse.v1.json"]);
+  assert.equal(sockets[0].sent[0].type, "hello");
+  assert.equal(conn.welcome.protocol, 1);
+  const game = await conn.join("M", "tok");
+  assert.equal(game.seq, 3);
+  assert.equal(game.seat, 0);
+  assert.ok(game.myTurn);
+  await game.waitFor((g) => g.presence !== null, 1000);
+  assert.deepEqual(game.presence.seats, [true, false]);
+});
+
+test("an error answer rejects the request with its code", async () => {
+  const { FakeWebSocket } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  await assert.rejects(conn.spectate("nope"), (e) => e instanceof ServerError && e.code === "unknown_match");
+  assert.equal(conn.matches.size, 0);
+});
+
+test("patches apply in seq order; duplicates are ignored", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  const reasons = [];
+  game.onChange((r) => reasons.push(r));
+  sockets[0].push(patch(4, 4));
+  sockets[0].push(patch(4, 99)); // a duplicate
+  sockets[0].push(patch(3, 98)); // older still
+  assert.equal(game.seq, 4);
+  assert.equal(game.view.n, 4);
+  assert.deepEqual(reasons, ["patch"]);
+  assert.equal(game.resyncs, 0);
+});
+
+test("a gap sends one resync from the held seq, and the resync's patches fill it", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  const ws = sockets[0];
+  ws.push(patch(5, 5)); // 4 is missing
+  ws.push(patch(6, 6)); // still missing: no second resync
+  await tick();
+  const resyncs = ws.sent.filter((m) => m.type === "resync");
+  assert.deepEqual(resyncs, [{ type: "resync", match: "M", since: 3 }]);
+  assert.equal(game.seq, 3);
+  ws.push(patch(4, 4));
+  ws.push(patch(5, 5));
+  ws.push(patch(6, 6));
+  assert.equal(game.seq, 6);
+  assert.equal(game.view.n, 6);
+  assert.equal(game.resyncs, 1);
+});
+
+test("a patch that does not apply keeps the document and resyncs; a view replaces it", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  const ws = sockets[0];
+  ws.push({ type: "patch", match: "M", seq: 4, ops: [{ op: "replace", path: ["view", "n"], value: 1 }, { op: "remove", path: ["nope"] }] });
+  await tick();
+  assert.equal(game.seq, 3);
+  assert.equal(game.view.n, 0, "the patch is atomic");
+  assert.deepEqual(ws.sent.at(-1), { type: "resync", match: "M", since: 3 });
+  ws.push({ type: "view", match: "M", seq: 9, seat: 0, doc: { view: { n: 9 }, status: DOC.status } });
+  assert.equal(game.seq, 9);
+  assert.equal(game.view.n, 9);
+});
+
+test("move: ack resolves to the seq, reject to Rejected, an error to ServerError", async () => {
+  const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
+    if (msg.type !== "move") return false;
+    if (msg.command.type === "good") {
+      ws.push(patch(4, 4));
+      ws.push({ type: "ack", match: "M", id: msg.id, seq: 4 });
+    } else if (msg.command.type === "bad") {
+      ws.push({ type: "reject", match: "M", id: msg.id, code: "not_your_turn", message: "wait" });
+    } else {
+      ws.push({ type: "error", code: "busy", message: "again", ref: msg.id });
+    }
+    return true;
+  }));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  assert.equal(await conn.move("M", { type: "good" }), 4);
+  assert.equal(game.seq, 4, "the patch arrives before the ack");
+  await assert.rejects(conn.move("M", { type: "bad" }), (e) => e instanceof Rejected && e.code === "not_your_turn");
+  await assert.rejects(conn.move("M", { type: "busy" }, "my-id"), (e) => e instanceof ServerError && !(e instanceof Rejected) && e.code === "busy");
+  assert.equal(conn._pending.size, 0);
+});
+
+test("requests of one kind are answered in the order sent", async () => {
+  let n = 0;
+  const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
+    if (msg.type !== "legal") return false;
+    n += 1;
+    ws.push({ type: "legal_moves", match: "M", seq: 3, moves: [{ type: "m", n }] });
+    return true;
+  }));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  await conn.join("M", "tok");
+  const [a, b] = await Promise.all([conn.legalMoves("M"), conn.legalMoves("M")]);
+  assert.deepEqual([a[0].n, b[0].n], [1, 2]);
+});
+
+test("a lost socket rejects what waits, and reconnect joins again from the held seq", async () => {
+  let silent = false;
+  const { FakeWebSocket, sockets } = fakeSocket(server((msg) => silent && msg.type === "move"));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  silent = true;
+  const moving = conn.move("M", { type: "x" }, "m-1");
+  const waiting = game.waitFor(() => false, 5000);
+  await tick();
+  sockets[0].onclose({ code: 4408, reason: "slow consumer" });
+  await assert.rejects(moving, ConnectionLost);
+  await assert.rejects(waiting, ConnectionLost);
+  assert.ok(conn.lost);
+  assert.equal(conn.closed.code, 4408);
+  await conn.reconnect();
+  await tick();
+  const sent = sockets[1].sent;
+  assert.deepEqual(sent[0].type, "hello");
+  assert.deepEqual(sent[1], { type: "join", match: "M", token: "tok", since: 3 });
+  assert.deepEqual(sent[2], { type: "move", match: "M", id: "m-1", command: { type: "x" } }, "the unanswered move is resent with its id");
+});
+
+test("a server that speaks none of our protocols is reported with its reason", async () => {
+  class Refusing {
+    constructor() {
+      this.protocol = "";
+      setTimeout(() => this.onopen?.(), 0);
+      setTimeout(() => this.onclose?.({ code: 4406, reason: "unsupported protocol" }), 2);
+    }
+  }
+  await assert.rejects(new Connection("ws://x/ws", { WebSocket: Refusing }).open(), /4406 unsupported protocol/);
+});
+
+test("the HTTP client builds the right requests and raises the server's error codes", async () => {
+  const calls = [];
+  const fakeFetch = async (url, init) => {
+    calls.push([init.method, url, init.body ?? null]);
+    if (url.endsWith("/seats")) return { status: 409, json: async () => ({ error: { code: "match_full", message: "full" } }) };
+    return { status: 200, json: async () => ({ ok: true }) };
+  };
+  const client = new TeahouseClient("http://h:1/", { fetch: fakeFetch, WebSocket: class {} });
+  assert.equal(client.wsUrl, "ws://h:1/ws");
+  await client.createMatch("pixies", 2, { options: { first_player: 0 } });
+  await client.replay("M", { seq: 3, seat: 1 });
+  await client.matches("open");
+  await assert.rejects(client.takeSeat("M", { name: "Ada" }), (e) => e.code === "match_full");
+  assert.deepEqual(calls, [
+    ["POST", "http://h:1/api/matches", JSON.stringify({ game: "pixies", players: 2, options: { first_player: 0 }, listed: true })],
+    ["GET", "http://h:1/api/matches/M/replay?seq=3&seat=1", null],
+    ["GET", "http://h:1/api/matches?state=open", null],
+    ["POST", "http://h:1/api/matches/M/seats", JSON.stringify({ seat: null, name: "Ada" })],
+  ]);
+});
