@@ -297,7 +297,8 @@ def game_result(totals: list[int]) -> dict[str, Any]:
 
 def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
     if state["phase"] == "game_over":
-        raise IllegalMove("game_over", "The game is over; no command is accepted.")
+        # The spec (T07, T15) names this refusal WRONG_PHASE: the game-over phase accepts nothing.
+        raise IllegalMove("wrong_phase", "The game is over; no command is accepted.")
     kind = command.get("type") if isinstance(command, dict) else None
     if not isinstance(kind, str):
         raise IllegalMove("bad_command", "A command is a map with a string 'type'.")

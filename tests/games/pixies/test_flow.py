@@ -205,7 +205,7 @@ def _playout(players, seed):
 def test_t15_round_transition_and_game_end():
     """T15: after rounds 1 and 2 all 70 cards are back, areas and market are empty, the round
     counter and the zone multiplier go up; after round 3 the game is over and refuses commands.
-    The spec names the refusal after the end WRONG_PHASE; the platform's code for it is game_over."""
+    The spec names the refusal after the end WRONG_PHASE."""
     multipliers = []
     final = None
     for step in playout(GAME, 3, "t15"):
@@ -229,7 +229,7 @@ def test_t15_round_transition_and_game_end():
     for command in ({"type": "take_card", "card": "B01"}, {"type": "start"}):
         with pytest.raises(IllegalMove) as err:
             decide(final, seat, command, random.Random(0))
-        assert err.value.code == "game_over"
+        assert err.value.code == "wrong_phase"
     with pytest.raises(IllegalMove) as err:
         decide(final, None, {"type": "start"}, random.Random(0))
-    assert err.value.code == "game_over"
+    assert err.value.code == "wrong_phase"

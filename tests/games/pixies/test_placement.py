@@ -91,7 +91,7 @@ def test_t06_face_down_card_needs_a_cell_with_no_card_at_all():
 
 def test_t07_turn_market_and_phase_checks():
     """T07: P2 active with market [G02, R16]; P1 is refused, an absent card is refused, and no
-    card is taken while a round is being scored (wrong_phase) or after the end (game_over)."""
+    card is taken while a round is being scored or after the end (both wrong_phase)."""
     state = table(3, market=["G02", "R16"], first=0, picks_made=1)
     refused(state, 0, "not_your_turn", card="G02")
     refused(state, 1, "card_not_in_market", card="B01")
@@ -109,7 +109,7 @@ def test_t07_turn_market_and_phase_checks():
     refused(scoring, 0, "wrong_phase", card="G02")
 
     over = {**state, "phase": "game_over"}
-    refused(over, 1, "game_over", card="G02")
+    refused(over, 1, "wrong_phase", card="G02")
 
 
 def test_validation_order_card_is_checked_before_parameters():
