@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import groupby
-from typing import Any
+from typing import Any, TypedDict
 
 from service.games.hieroglyphs.data import (
     BASE_ORDER,
@@ -852,7 +852,22 @@ def _fill_hand(s: State, seat: int) -> None:
         hand.append(deck.pop(0))
 
 
-def _fresh_turn() -> dict[str, Any]:
+class TurnRecord(TypedDict):
+    """What the current turn has done so far (spec 5.1); cleared when the turn ends."""
+
+    played: str | None             # the card played this turn (public)
+    claim: dict[str, Any] | None   # {options, correct_index, seal} pending; {options, correct_index, choice, correct} after
+    steps: int | None              # from the played card, once it is drowned
+    stop: str | None               # the cell the move ended on
+    actions: int                   # actions taken at this stop; the next costs this many coins
+    blasted: list[str]             # blocks the General hit this turn
+    pool: list[str] | None         # the open Minister pool (private to the acting player)
+    studied: int                   # Teacher studies this turn (others see only the count)
+    spy_swaps: list[int]           # target seats of this turn's Spy swaps
+    declarations: list[dict[str, Any]]   # {task, order, correct} of this turn's declarations
+
+
+def _fresh_turn() -> TurnRecord:
     return {"played": None, "claim": None, "steps": None, "stop": None, "actions": 0,
             "blasted": [], "pool": None, "studied": 0, "spy_swaps": [], "declarations": []}
 
