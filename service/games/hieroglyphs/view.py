@@ -48,7 +48,7 @@ def view(state: State, seat: int | None) -> View:
         "tasks": [None if t is None else {**_task(state, t, me), "attached": list(state["attached"][i])}
                   for i, t in enumerate(state["tasks"])],
         "completed": [[_task(state, t, me) for t in done] for done in state["completed"]],
-        "removed_count": len(state["removed"]),
+        "removed": list(state["removed"]),
         "turn": _turn(state, me),
         "result": state["result"],
     }
