@@ -895,9 +895,15 @@ def status(state: State) -> Status:
     phase = state["phase"]
     if phase == "over":
         r = state["result"]
+        ranks = [0] * state["players"]
+        place = 1
+        for group in r["ranking"]:               # shared places repeat: 1, 1, 3
+            for seat in group:
+                ranks[seat] = place
+            place += len(group)
         return {"phase": phase, "to_act": [], "finished": True,
                 "result": {"scores": list(r["scores"]), "ranking": [seat for g in r["ranking"] for seat in g],
-                           "winners": list(r["winners"])}}
+                           "winners": list(r["winners"]), "ranks": ranks}}
     if phase == "waiting":
         to_act: list[int] = []
     elif phase in ("setup_bases", "setup_tasks"):

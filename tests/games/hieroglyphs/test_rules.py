@@ -347,13 +347,14 @@ def test_rounds_mode_ends_after_the_last_seat_of_the_last_round():
     assert s["phase"] == "over" and s["round"] == 2 and s["result"]["reason"] == "ROUND_LIMIT"
     assert s["hands"][A] == ["一#1", "心#1"]      # the next seat's turn start did not run
     st = GAME.status(s)
-    assert st["result"] == {"scores": [1, 1], "ranking": [B, A], "winners": [B]}
+    assert st["result"] == {"scores": [1, 1], "ranking": [B, A], "winners": [B], "ranks": [2, 1]}
 
 
 def test_level_players_share_the_win():
     s = at_turn(_rounds_game(), B, "base", "P24", completed={A: ["T01"], B: ["T02"]}, coins={A: 2, B: 2})
     s = run(s, B, {"type": "end_turn", "return": []})
     assert s["result"]["winners"] == [A, B] and s["result"]["ranking"] == [[A, B]]
+    assert GAME.status(s)["result"]["ranks"] == [1, 1]
 
 
 def test_rounds_mode_does_not_end_before_the_limit():
@@ -394,7 +395,8 @@ def test_the_target_winner_ranks_first_and_the_rest_by_answers_then_coins():
     s = at_turn(s, C, "emperor", "EMP", completed={C: ["T05"], A: ["T06"]}, coins={B: 4, D: 2},
                 tasks={C: "T02"}, attached={C: ["春#1", "夏#1", "秋#1", "冬#1"]})
     s = run(s, C, {"type": "declare", "order": ["春#1", "夏#1", "秋#1", "冬#1"]})
-    assert GAME.status(s)["result"] == {"scores": [1, 0, 2, 0], "ranking": [C, A, B, D], "winners": [C]}
+    assert GAME.status(s)["result"] == {"scores": [1, 0, 2, 0], "ranking": [C, A, B, D], "winners": [C],
+                                        "ranks": [2, 3, 1, 4]}
 
 
 def test_game_over_refuses_everything():
