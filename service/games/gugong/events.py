@@ -1,7 +1,9 @@
 """evolve: how each Gùgōng event changes the state.
 
-Every handler works on a private copy of the state, so `evolve` never mutates its input.
-Events are facts with stable names; random outcomes (shuffles, dice) travel inside them.
+`evolve` never mutates its input: it makes a shallow copy of the state, and every handler
+copies a part before changing it (`_own`, `_player`, `_ports`; lists are replaced, never
+appended to in place), sharing everything it leaves alone. Events are facts with stable
+names; random outcomes (shuffles, dice) travel inside them.
 """
 
 from __future__ import annotations
@@ -14,9 +16,38 @@ from service.games.interface import Event, State
 
 
 def evolve(state: State, event: Event) -> State:
-    s = _clone(state)
+    s = dict(state)
     _HANDLERS[event["type"]](s, event)
     return s
+
+
+# --- copy-on-write helpers ------------------------------------------------------------------------
+
+
+def _own(s: State, key: str) -> Any:
+    """A private shallow copy of s[key], put in place, ready to change."""
+    value = s[key]
+    s[key] = dict(value) if isinstance(value, dict) else list(value)
+    return s[key]
+
+
+def _player(s: State, seat: int) -> dict[str, Any]:
+    players = _own(s, "players")
+    p = dict(players[seat])
+    players[seat] = p
+    return p
+
+
+def _ports(s: State, route: str) -> list[Any]:
+    canal = _own(s, "canal")
+    canal[route] = list(canal[route])
+    return canal[route]
+
+
+def _without(items: list[str], item: str) -> list[str]:
+    out = list(items)
+    out.remove(item)
+    return out
 
 
 # --- setup --------------------------------------------------------------------------------------
@@ -37,10 +68,10 @@ def _game_started(s: State, e: Event) -> None:
     s["decree_servants"] = {d: [] for d in e["decrees"]}
     s["dice"] = list(e["dice"])
     for seat, hand in enumerate(e["hands"]):
-        s["players"][seat]["hand"] = list(hand)
+        _player(s, seat)["hand"] = list(hand)
     # Intrigue markers start stacked in turn order, the start player at the bottom (§3.9).
     for k in range(n):
-        s["players"][(e["start_player"] + k) % n]["stamp"] = k
+        _player(s, (e["start_player"] + k) % n)["stamp"] = k
     s["stamp"] = n
 
 
@@ -49,11 +80,11 @@ def _game_started(s: State, e: Event) -> None:
 
 def _pending_pushed(s: State, e: Event) -> None:
     # Frames are listed in the order they will run; the first ends on top.
-    s["stack"].extend(reversed(e["frames"]))
+    s["stack"] = s["stack"] + [dict(f) for f in reversed(e["frames"])]
 
 
 def _pending_popped(s: State, e: Event) -> None:
-    s["stack"].pop()
+    s["stack"] = s["stack"][:-1]
 
 
 # --- turns and the exchange ---------------------------------------------------------------------
@@ -72,14 +103,16 @@ def _turn_started(s: State, e: Event) -> None:
 
 
 def _gift_exchanged(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    p["hand"].remove(e["card"])
+    p = _player(s, e["seat"])
+    hand = _without(p["hand"], e["card"])
+    discard = list(p["discard"])
     if e.get("discarded") is not None:
-        p["hand"].remove(e["discarded"])
-        p["discard"].append(e["discarded"])
-    p["discard"].append(e["taken"])
-    s["locations"][e["location"]] = e["card"]
-    t = s["turn"]
+        hand.remove(e["discarded"])
+        discard.append(e["discarded"])
+    discard.append(e["taken"])
+    p["hand"], p["discard"] = hand, discard
+    _own(s, "locations")[e["location"]] = e["card"]
+    t = _own(s, "turn")
     t["exchanged"] = True
     t["forfeited"] = e["payment"] == "forgo"
     t["location"] = e["location"]
@@ -87,13 +120,14 @@ def _gift_exchanged(s: State, e: Event) -> None:
 
 
 def _card_action_taken(s: State, e: Event) -> None:
-    s["turn"]["card_done"] = True
+    _own(s, "turn")["card_done"] = True
 
 
 def _location_action_taken(s: State, e: Event) -> None:
     # Taking the location action gives up a card action not yet taken (§4.2).
-    s["turn"]["card_done"] = True
-    s["turn"]["location_done"] = True
+    t = _own(s, "turn")
+    t["card_done"] = True
+    t["location_done"] = True
 
 
 def _turn_ended(s: State, e: Event) -> None:
@@ -104,7 +138,7 @@ def _turn_ended(s: State, e: Event) -> None:
 
 
 def _servants_paid(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
+    p = _player(s, e["seat"])
     p["pool"] -= e["cubes"]
     p["supply"] += e["cubes"]
     if e["foreman"]:
@@ -112,7 +146,7 @@ def _servants_paid(s: State, e: Event) -> None:
 
 
 def _servants_gained(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
+    p = _player(s, e["seat"])
     p["supply"] -= e["cubes"]
     p["pool"] += e["cubes"]
     if e["foreman"]:
@@ -123,18 +157,18 @@ def _servants_gained(s: State, e: Event) -> None:
 
 
 def _envoy_advanced(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
+    p = _player(s, e["seat"])
     p["envoy"] = e["to"]
     p["vp"] += e["vp"]
     if e["arrived"]:
         p["arrival_vp"] = e["slot_vp"]
-        s["arrivals"].append(e["seat"])
+        s["arrivals"] = s["arrivals"] + [e["seat"]]
 
 
 def _intrigue_moved(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    if p["intrigue"] != e["to"]:
+    if s["players"][e["seat"]]["intrigue"] != e["to"]:
         # A marker that lands on a space goes on top of whatever is there (§5.7).
+        p = _player(s, e["seat"])
         p["intrigue"] = e["to"]
         p["stamp"] = s["stamp"]
         s["stamp"] += 1
@@ -145,17 +179,17 @@ def _medal_taken(s: State, e: Event) -> None:
 
 
 def _vp_scored(s: State, e: Event) -> None:
-    s["players"][e["seat"]]["vp"] += e["vp"]
+    _player(s, e["seat"])["vp"] += e["vp"]
 
 
 def _jade_gained(s: State, e: Event) -> None:
-    s["players"][e["seat"]]["jade"] += e["n"]
+    _player(s, e["seat"])["jade"] += e["n"]
     if e.get("spot") is not None:
-        s["jade_spots"][e["spot"]] = False
+        _own(s, "jade_spots")[e["spot"]] = False
 
 
 def _die_set(s: State, e: Event) -> None:
-    s["dice"][e["die"]] = e["face"]
+    _own(s, "dice")[e["die"]] = e["face"]
 
 
 def _intrigue_benefit_taken(s: State, e: Event) -> None:
@@ -166,23 +200,23 @@ def _intrigue_benefit_taken(s: State, e: Event) -> None:
 
 
 def _wall_built(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    for _ in range(e["cubes"]):
-        s["wall"].append({"seat": e["seat"], "foreman": False})
+    p = _player(s, e["seat"])
+    entries = [{"seat": e["seat"], "foreman": False} for _ in range(e["cubes"])]
     if e["from"] == "pool":
         p["pool"] -= e["cubes"]
     else:
         p["supply"] -= e["cubes"]
     if e["foreman"]:
-        s["wall"].append({"seat": e["seat"], "foreman": True})
+        entries.append({"seat": e["seat"], "foreman": True})
         p["foreman"] = "wall"
+    s["wall"] = s["wall"] + entries
 
 
 def _wall_completed(s: State, e: Event) -> None:
     seat = e["scorer"]
-    p = s["players"][seat]
     mine = [w for w in s["wall"] if w["seat"] == seat]
     s["wall"] = [w for w in s["wall"] if w["seat"] != seat]
+    p = _player(s, seat)
     p["supply"] += sum(1 for w in mine if not w["foreman"])
     if any(w["foreman"] for w in mine):
         p["foreman"] = "supply"
@@ -196,8 +230,8 @@ def _final_wall_scored(s: State, e: Event) -> None:
 
 
 def _traveller_moved(s: State, e: Event) -> None:
-    s["players"][e["seat"]]["traveller"] = e["city"]
-    s["map"][e["city"]] = None
+    _player(s, e["seat"])["traveller"] = e["city"]
+    _own(s, "map")[e["city"]] = None
     s["in_transit"] = e["token"]
 
 
@@ -205,50 +239,49 @@ def _token_effect_applied(s: State, e: Event) -> None:
     pass  # the effect's results are their own events
 
 
-def _token_effect_declined(s: State, e: Event) -> None:
-    pass
-
-
 def _token_stored(s: State, e: Event) -> None:
-    s["players"][e["seat"]]["tokens"].append(e["token"])
+    p = _player(s, e["seat"])
+    p["tokens"] = p["tokens"] + [e["token"]]
     s["in_transit"] = None
 
 
 def _tokens_exchanged(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    for t in e["tokens"]:
-        p["tokens"].remove(t)
-        s["travel_discard"].append(t)
+    p = _player(s, e["seat"])
+    p["tokens"] = [t for t in p["tokens"] if t not in e["tokens"]]
+    s["travel_discard"] = s["travel_discard"] + list(e["tokens"])
 
 
 # --- cards moved by card actions and tokens ----------------------------------------------------
 
 
 def _card_moved(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    p[e["from"]].remove(e["card"])
-    p[e["to"]].append(e["card"])
+    p = _player(s, e["seat"])
+    p[e["from"]] = _without(p[e["from"]], e["card"])
+    p[e["to"]] = p[e["to"]] + [e["card"]]
 
 
 def _card_swapped(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    pile = p[e["where"]]
+    p = _player(s, e["seat"])
+    pile = list(p[e["where"]])
     pile[pile.index(e["card"])] = e["taken"]
-    s["locations"][e["location"]] = e["card"]
+    p[e["where"]] = pile
+    _own(s, "locations")[e["location"]] = e["card"]
 
 
 def _card_drawn(s: State, e: Event) -> None:
-    s["draw_pile"].remove(e["card"])
-    s["players"][e["seat"]]["hand"].append(e["card"])
+    s["draw_pile"] = _without(s["draw_pile"], e["card"])
+    p = _player(s, e["seat"])
+    p["hand"] = p["hand"] + [e["card"]]
 
 
 # --- decrees ------------------------------------------------------------------------------------
 
 
 def _decree_bought(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    p["decrees"].append(e["decree"])
-    s["decree_servants"][e["decree"]].append(e["seat"])
+    p = _player(s, e["seat"])
+    p["decrees"] = p["decrees"] + [e["decree"]]
+    servants = _own(s, "decree_servants")
+    servants[e["decree"]] = servants[e["decree"]] + [e["seat"]]
     if e["place"] == "foreman":
         p["foreman"] = "lost"
     else:
@@ -263,12 +296,14 @@ def _morning_decree_resolved(s: State, e: Event) -> None:
 
 
 def _boat_launched(s: State, e: Event) -> None:
-    s["canal"][e["route"]][e["port"] - 1] = {"owner": e["seat"], "cubes": 0, "foreman": False}
+    _ports(s, e["route"])[e["port"] - 1] = {"owner": e["seat"], "cubes": 0, "foreman": False}
 
 
 def _boat_loaded(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    boat = s["canal"][e["route"]][e["port"] - 1]
+    p = _player(s, e["seat"])
+    ports = _ports(s, e["route"])
+    boat = dict(ports[e["port"] - 1])
+    ports[e["port"] - 1] = boat
     if e["unit"] == "foreman":
         boat["foreman"] = True
         p["foreman"] = "boat"
@@ -281,25 +316,27 @@ def _boat_loaded(s: State, e: Event) -> None:
 
 
 def _boat_moved(s: State, e: Event) -> None:
-    ports = s["canal"][e["route"]]
+    ports = _ports(s, e["route"])
     ports[e["to"] - 1] = ports[e["from"] - 1]
     ports[e["from"] - 1] = None
 
 
 def _boat_returned(s: State, e: Event) -> None:
-    ports = s["canal"][e["route"]]
+    ports = _ports(s, e["route"])
     boat = ports[e["port"] - 1]
     ports[e["port"] - 1] = None
-    p = s["players"][boat["owner"]]
+    p = _player(s, boat["owner"])
     p["supply"] += boat["cubes"]
     if boat["foreman"]:
         p["foreman"] = "supply"
 
 
 def _reward_claimed(s: State, e: Event) -> None:
-    p = s["players"][e["seat"]]
-    p["slots"][e["reward"]] += 1
-    boat = s["canal"][e["route"]][e["port"] - 1]
+    p = _player(s, e["seat"])
+    p["slots"] = {**p["slots"], e["reward"]: p["slots"][e["reward"]] + 1}
+    ports = _ports(s, e["route"])
+    boat = dict(ports[e["port"] - 1])
+    ports[e["port"] - 1] = boat
     if e["unit"] == "foreman":
         boat["foreman"] = False
         p["foreman"] = "lost"
@@ -308,7 +345,7 @@ def _reward_claimed(s: State, e: Event) -> None:
 
 
 def _foreman_unlocked(s: State, e: Event) -> None:
-    s["players"][e["seat"]]["foreman"] = "pool"
+    _player(s, e["seat"])["foreman"] = "pool"
 
 
 # --- evening and morning ------------------------------------------------------------------------
@@ -329,8 +366,9 @@ def _dice_bonus_awarded(s: State, e: Event) -> None:
 def _morning_started(s: State, e: Event) -> None:
     s["phase"] = "morning"
     s["day"] = e["day"]
-    for p in s["players"]:
+    for seat in range(s["n"]):
         # The gift discard pile becomes part of the hand for the new day (§4.1, D18).
+        p = _player(s, seat)
         p["hand"] = p["hand"] + p["discard"]
         p["discard"] = []
 
@@ -347,9 +385,10 @@ def _travel_discard_reshuffled(s: State, e: Event) -> None:
 
 
 def _map_refilled(s: State, e: Event) -> None:
+    board_map = _own(s, "map")
     for city, token, pile in e["placements"]:
-        s[pile].remove(token)
-        s["map"][city] = token
+        s[pile] = _without(s[pile], token)
+        board_map[city] = token
 
 
 def _dice_rolled(s: State, e: Event) -> None:
@@ -376,7 +415,7 @@ def _prompt_declined(s: State, e: Event) -> None:
 def _game_finished(s: State, e: Event) -> None:
     s["phase"] = "finished"
     s["result"] = {"scores": list(e["scores"]), "ranking": list(e["ranking"]), "winners": list(e["winners"])}
-    s["breakdown"] = {"seats": _clone(e["breakdown"]), "nobody_arrived": e["nobody_arrived"]}
+    s["breakdown"] = {"seats": [dict(b) for b in e["breakdown"]], "nobody_arrived": e["nobody_arrived"]}
     s["stack"] = []
     s["turn"] = None
 
@@ -404,7 +443,6 @@ _HANDLERS: dict[str, Callable[[State, Event], None]] = {
     "final_wall_scored": _final_wall_scored,
     "traveller_moved": _traveller_moved,
     "token_effect_applied": _token_effect_applied,
-    "token_effect_declined": _token_effect_declined,
     "token_stored": _token_stored,
     "tokens_exchanged": _tokens_exchanged,
     "card_moved": _card_moved,
@@ -432,12 +470,3 @@ _HANDLERS: dict[str, Callable[[State, Event], None]] = {
     "prompt_declined": _prompt_declined,
     "game_finished": _game_finished,
 }
-
-
-def _clone(value: Any) -> Any:
-    """A deep copy of plain data, several times faster than copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: _clone(v) if isinstance(v, (dict, list)) else v for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) if isinstance(v, (dict, list)) else v for v in value]
-    return value

@@ -7,6 +7,7 @@ the scenario names. Positions are built on a started game by setting state field
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -33,8 +34,12 @@ class Cards:
 
 
 def fold(state: State, events: list[Event]) -> State:
+    """Apply events, checking on the way that evolve never changes the state it is given."""
     for e in events:
-        state = evolve(state, e)
+        before = copy.deepcopy(state)
+        after = evolve(state, e)
+        assert state == before, f"evolve mutated its input on {e['type']}"
+        state = after
     return state
 
 
@@ -91,6 +96,7 @@ def run(s: State, *frames: dict[str, Any], seed: int = 0) -> tuple[State, list[E
     s = {**s, "stack": s["stack"] + list(reversed(frames))}
     ctx = Ctx(s, random.Random(seed))
     rules.advance(ctx)
+    assert fold(s, ctx.events) == ctx.s
     return ctx.s, ctx.events
 
 

@@ -156,3 +156,38 @@ def test_token_exchange_moves_cover_every_type_combination():
         ("servant", ("T_DOUBLE",)), ("servant", ("T_VP2", "T_VP2")),
         ("vp", ("T_DOUBLE", "T_VP2", "T_VP2")),
     ])     # worth 5 in all: no jade
+
+
+JUNK = [None, -999, "??", {"x": 1}, [], [None], True, 3, "A9", [{"boat": None}], {"boat": "A1", "unit": 7}]
+
+
+def _bent(cmd):
+    """Every legal move with one field (or one nested field) replaced by junk."""
+    for key, value in cmd.items():
+        if key == "type":
+            continue
+        for junk in JUNK:
+            yield {**cmd, key: junk}
+        if isinstance(value, dict):
+            for sub in value:
+                for junk in JUNK:
+                    yield {**cmd, key: {**value, sub: junk}}
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            for junk in JUNK:
+                yield {**cmd, key: [{**value[0], "boat": junk}, *value[1:]]}
+    yield {**cmd, "surprise": 1}
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_junk_fields_are_refused_never_crash(players):
+    for i, step in enumerate(playout(GAME, players, f"junk-{players}")):
+        st = GAME.status(step.after)
+        if st["finished"] or i % 2:
+            continue
+        seat = st["to_act"][0]
+        for m in GAME.legal_moves(step.after, seat)[:25]:
+            for bent in _bent(m):
+                try:
+                    GAME.decide(step.after, seat, bent, random.Random(0))
+                except IllegalMove as err:
+                    assert err.code and err.message
