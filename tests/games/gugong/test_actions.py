@@ -450,3 +450,35 @@ def test_card_action_twice_refused_and_servant_cards(cards):
     assert s["players"][A]["pool"] == pool + 2 and kinds(evs)[0] == "card_action_taken"
     assert refused(s, A, {"type": "card_action"}) == "action_already_taken"
     assert to_act(s) == [A]
+
+
+def test_wall_completion_interrupts_travel_b_and_the_second_move_resumes():
+    s = after_exchange(started(2), A, "TRAVEL")
+    wall_token, vp = tokens_of("T_WALL")[0], tokens_of("T_VP2")[0]
+    s = put_tokens(s, {"c01": wall_token, "c03": vp})
+    s["players"][A]["traveller"] = "c02"
+    s["players"][B]["intrigue"] = 3
+    s["wall"] = [{"seat": A, "foreman": False}, {"seat": A, "foreman": False}, {"seat": B, "foreman": False}]
+    s = play(s, A, {"type": "location_action", "option": "B"})
+    s = play(s, A, {"type": "travel", "city": "c01"})
+    s = play(s, A, {"type": "use_token"})           # the 4th servant completes the 2-player Wall
+    assert s["players"][A]["vp"] == 3 and to_act(s) == [B] and top(s)["kind"] == "benefit"
+    s = play(s, B, {"type": "intrigue_benefit", "down": 3})
+    assert top(s) == {"kind": "travel_move", "seat": A, "left": 1, "optional": False}
+    s = play(s, A, {"type": "travel", "city": "c03"})
+    s = play(s, A, {"type": "use_token"})
+    assert s["players"][A]["vp"] == 5 and top(s)["kind"] == "turn"
+
+
+def test_card_action_completes_the_wall_then_the_location_action_follows(cards):
+    s = at_turn(started(2), A)
+    wall_card = cards.make(8, "WALL")
+    s["players"][A]["hand"] = [wall_card]
+    s["locations"]["PALACE"] = cards.make(3)
+    s["wall"] = [{"seat": A, "foreman": False}] * 3
+    s = play(s, A, {"type": "exchange", "card": wall_card, "location": "PALACE", "payment": "none"})
+    s = play(s, A, {"type": "card_action", "option": "A", "units": ["cube"]})
+    assert s["players"][A]["vp"] == 3 and s["players"][A]["envoy"] == 1 and s["wall"] == []
+    assert top(s)["kind"] == "turn"       # A sits at intrigue 0: no benefit prompt (D28)
+    s = play(s, A, {"type": "location_action", "option": "A"})
+    assert s["players"][A]["envoy"] == 2

@@ -154,3 +154,9 @@ def test_data_files_are_consistent():
                 todo.append(nxt)
     assert seen == set(data.CITIES)
     assert E == 4
+
+
+def test_start_player_is_drawn_at_random_without_the_option():
+    firsts = {GAME.decide(GAME.initial({}, 5), None, {"type": "start"}, random.Random(k))[0]["start_player"]
+              for k in range(20)}
+    assert len(firsts) > 1
