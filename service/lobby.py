@@ -42,6 +42,7 @@ class Lobby:
         self._live: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
         self._sweeper: asyncio.Task | None = None
+        self.node = secrets.token_hex(6)  # names this node's entries in shared presence
 
     def start(self) -> None:
         """Begin dropping runtimes nobody has watched for `idle_seconds` (the log keeps them)."""
@@ -174,7 +175,7 @@ class Lobby:
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:
-            rt = MatchRuntime(self.store, await self.record(match_id))
+            rt = MatchRuntime(self.store, await self.record(match_id), self.node)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)

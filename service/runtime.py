@@ -25,6 +25,8 @@ from service.store import Commit, Conflict, EventStore, MatchRecord
 log = logging.getLogger("teahouse.runtime")
 
 SNAPSHOT_EVERY = 50
+# With a shared store, how often a node looks at the other nodes' presence for a match.
+PRESENCE_POLL_S = 1.0
 DECIDE_ATTEMPTS = 8
 REMEMBERED_REJECTIONS = 1024
 
@@ -43,8 +45,9 @@ class Busy(Exception):
 
 
 class MatchRuntime:
-    def __init__(self, store: EventStore, record: MatchRecord) -> None:
+    def __init__(self, store: EventStore, record: MatchRecord, node: str = "local") -> None:
         self.store = store
+        self.node = node
         self.record = record
         self.game: Game = get_game(record.game)
         self.state: dict[str, Any] = self.game.initial(record.options, record.players)
@@ -58,6 +61,9 @@ class MatchRuntime:
         self._tail_task: asyncio.Task | None = None
         self.closed = False
         self.last_active = time.monotonic()
+        self._remote_presence: dict[str, tuple[list[int], int]] = {}
+        self._sent_presence: dict[str, Any] | None = None
+        self._presence_task: asyncio.Task | None = None
 
     @property
     def idle(self) -> bool:
@@ -80,6 +86,8 @@ class MatchRuntime:
         for c in await self.store.read(self.id, self.seq):
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
+        if self.store.shared:
+            self._presence_task = asyncio.create_task(self._follow_presence(), name=f"presence {self.id}")
 
     async def _follow(self) -> None:
         """Apply commits written by any node (this one included; those are skipped)."""
@@ -172,7 +180,8 @@ class MatchRuntime:
         if self.record.finished:
             watcher.deliver(Frame(messages.finished(self.id, self.seq, self.record.result,
                                                     self.record.seed)).encoded(watcher.encoding))
-        self._broadcast_presence()
+        if not self._broadcast_presence():
+            watcher.deliver(Frame(self.presence()).encoded(watcher.encoding))
 
     def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         frames = self.projection.since(audience, since) if since is not None else None
@@ -191,12 +200,39 @@ class MatchRuntime:
                     self.projection.unwatch(audience)
         self._broadcast_presence()
 
+    def local_counts(self) -> tuple[list[int], int]:
+        return ([len(self.watchers.get(s, ())) for s in range(self.record.players)],
+                len(self.watchers.get(None, ())))
+
     def presence(self) -> dict[str, Any]:
-        return messages.presence(
-            self.id,
-            [bool(self.watchers.get(s)) for s in range(self.record.players)],
-            len(self.watchers.get(None, ())),
-        )
+        """Who is connected, over every node: a seat is present if any node holds a connection."""
+        seats, spectators = self.local_counts()
+        present = [n > 0 for n in seats]
+        for node, (other_seats, other_specs) in self._remote_presence.items():
+            if node == self.node:
+                continue
+            present = [p or n > 0 for p, n in zip(present, other_seats, strict=False)]
+            spectators += other_specs
+        return messages.presence(self.id, present, spectators)
+
+    async def _follow_presence(self) -> None:
+        """Publish this node's counts and pick up the other nodes' (shared stores only)."""
+        published_at = 0.0
+        published: tuple[list[int], int] | None = None
+        while not self.closed:
+            try:
+                counts = self.local_counts()
+                now = time.monotonic()
+                if counts != published or (any(counts[0]) or counts[1]) and now - published_at > 10:
+                    await self.store.publish_presence(self.id, self.node, *counts)
+                    published, published_at = counts, now
+                self._remote_presence = await self.store.read_presence(self.id)
+                self._broadcast_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence of %s failed; retrying", self.id)
+            await asyncio.sleep(PRESENCE_POLL_S)
 
     def _broadcast(self, frames: dict[Audience, Frame]) -> None:
         for audience, frame in frames.items():
@@ -208,12 +244,22 @@ class MatchRuntime:
             for w in list(group):
                 w.deliver(frame.encoded(w.encoding))
 
-    def _broadcast_presence(self) -> None:
-        self._broadcast_all(Frame(self.presence()))
+    def _broadcast_presence(self) -> bool:
+        """Send presence to everyone if it changed; say whether it did."""
+        current = self.presence()
+        if current == self._sent_presence:
+            return False
+        self._sent_presence = current
+        self._broadcast_all(Frame(current))
+        return True
 
     async def close(self) -> None:
         self.closed = True
-        if self._tail_task is not None:
-            self._tail_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._tail_task
+        for task in (self._tail_task, self._presence_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if self.store.shared:
+            with contextlib.suppress(Exception):
+                await self.store.publish_presence(self.id, self.node, [0] * self.record.players, 0)

@@ -122,6 +122,18 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None: ...
 
+    # -- presence: how many connections each node holds per audience of a match -------------
+    shared = False  # True where several nodes share the store and must see each other's presence
+
+    async def publish_presence(self, match_id: str, node: str, seats: list[int], spectators: int) -> None:
+        """Record this node's connection counts for a match (all zero: the node left).
+        A store that only one node uses has nothing to record."""
+        return None
+
+    async def read_presence(self, match_id: str) -> dict[str, tuple[list[int], int]]:
+        """Every live node's (seat counts, spectator count) for a match, by node id."""
+        return {}
+
     async def close(self) -> None:
         return None
 

@@ -13,6 +13,7 @@ leaves its connection in an unknown state, so it must never go back into a share
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -47,8 +48,15 @@ def _key(match_id: str, part: str) -> str:
     return f"th:{{{match_id}}}:{part}"
 
 
+# A node refreshes its presence entry this often while it has watchers; an entry older than
+# PRESENCE_STALE_MS is a node that died without saying goodbye.
+PRESENCE_REFRESH_S = 10
+PRESENCE_STALE_MS = 30_000
+
+
 class RedisStore(EventStore):
     name = "redis"
+    shared = True
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -135,6 +143,24 @@ class RedisStore(EventStore):
         finally:
             # The connection may be mid-reply after a cancel: drop it, never reuse it.
             await conn.aclose()
+
+    # -- presence -------------------------------------------------------------------------------
+    async def publish_presence(self, match_id: str, node: str, seats: list[int], spectators: int) -> None:
+        key = _key(match_id, "presence")
+        if not any(seats) and not spectators:
+            await self._r.hdel(key, node)
+            return
+        entry = {"s": seats, "n": spectators, "t": int(time.time() * 1000)}
+        await self._r.hset(key, node, msgpack.packb(entry))
+
+    async def read_presence(self, match_id: str) -> dict[str, tuple[list[int], int]]:
+        now = int(time.time() * 1000)
+        out = {}
+        for node, raw in (await self._r.hgetall(_key(match_id, "presence"))).items():
+            e = msgpack.unpackb(raw, raw=False)
+            if now - e["t"] <= PRESENCE_STALE_MS:
+                out[node.decode()] = (e["s"], e["n"])
+        return out
 
     # -- snapshots --------------------------------------------------------------------------
     _SNAP = """

@@ -43,3 +43,29 @@ async def test_a_match_played_across_two_nodes(redis_url, tmp_path):
     finally:
         a.stop()
         b.stop()
+
+
+async def test_presence_is_seen_across_nodes(redis_url, tmp_path):
+    a = ServerProcess(redis_url, tmp_path / "a.log").start()
+    b = ServerProcess(redis_url, tmp_path / "b.log").start()
+    try:
+        ca, cb = TeahouseClient(a.url), TeahouseClient(b.url)
+        mid = (await ca.create_match("pixies", 2))["match"]
+        tokens = [(await ca.take_seat(mid))["token"] for _ in range(2)]
+        watcher = await ca.connect().open()
+        wv = await watcher.spectate(mid)
+        p0 = await cb.connect().open()
+        await p0.join(mid, tokens[0])
+        # seat 0 and a second spectator connect on node b; the spectator on node a sees them
+        s2 = await cb.connect().open()
+        await s2.spectate(mid)
+        await wv.wait_for(lambda g: g.presence and g.presence["seats"] == [True, False]
+                          and g.presence["spectators"] == 2, timeout=10)
+        await p0.close()
+        await wv.wait_for(lambda g: g.presence["seats"] == [False, False], timeout=10)
+        await close_all(watcher, s2)
+        await ca.aclose()
+        await cb.aclose()
+    finally:
+        a.stop()
+        b.stop()
