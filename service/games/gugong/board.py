@@ -157,10 +157,11 @@ def claimable_rewards(s: State, seat: int, route: str, port: int) -> list[str]:
 
 def parse_boat(s: State, ref: Any) -> tuple[str, int]:
     """A boat position such as "A3": route A, port 3 (an empty port there means a new boat)."""
-    if not isinstance(ref, str) or len(ref) < 2 or ref[0] not in s["routes"] or not ref[1:].isdigit() \
-            or not 1 <= int(ref[1:]) <= len(s["canal"][ref[0]]):
-        raise IllegalMove("illegal_port", f"{ref!r} names no port: use a route and a port number such as 'A2'.")
-    return ref[0], int(ref[1:])
+    for route in s["routes"]:
+        for port in range(1, len(s["canal"][route]) + 1):
+            if ref == boat_ref(route, port):
+                return route, port
+    raise IllegalMove("illegal_port", f"{ref!r} names no port: use a route and a port number such as 'A2'.")
 
 
 def boat_ref(route: str, port: int) -> str:

@@ -101,8 +101,8 @@ def validate_options(options: Any, players: int) -> dict[str, Any]:
         out["dice"] = [None if r is None else list(r) for r in v]
     if "location_cards" in options:
         v = options["location_cards"]
-        if not isinstance(v, dict) or sorted(v) != sorted(data.LOCATIONS) \
-                or sorted(str(c) for c in v.values()) != sorted(data.LOCATION_CARDS):
+        if not isinstance(v, dict) or not all(isinstance(k, str) and isinstance(c, str) for k, c in v.items()) \
+                or sorted(v) != sorted(data.LOCATIONS) or sorted(v.values()) != sorted(data.LOCATION_CARDS):
             raise IllegalMove("bad_options", f"location_cards must map each of {data.LOCATIONS} to one of the "
                                              f"location cards {data.LOCATION_CARDS}, each once.")
         out["location_cards"] = dict(v)

@@ -482,3 +482,9 @@ def test_card_action_completes_the_wall_then_the_location_action_follows(cards):
     assert top(s)["kind"] == "turn"       # A sits at intrigue 0: no benefit prompt (D28)
     s = play(s, A, {"type": "location_action", "option": "A"})
     assert s["players"][A]["envoy"] == 2
+
+
+@pytest.mark.parametrize("ref", ["A²", "A0", "A6", "B1", "a1", "A01", "", "A", 3, None])
+def test_boat_positions_are_validated(ref):
+    s = after_exchange(started(2), A, "CANAL")
+    assert refused(s, A, {"type": "location_action", "option": "A", "move": ref}) in ("illegal_port", "empty_action")

@@ -91,6 +91,8 @@ def test_without_options_the_rng_decides():
     {"dice": [[1, 4, 1]] * 5},
     {"dice": "1,2,3"},
     {"location_cards": {"TRAVEL": "G21"}},
+    {"location_cards": {1: "G21", "TRAVEL": ["G22"]}},
+    {"decrees": [{"x": 1}] * 6},
     {"draw_pile": ["G28"]},
     {"draw_pile": data.DRAW_CARDS[:-1] + ["G01"]},
     {"travel_tokens": sorted(data.TOKENS)[:-1]},
