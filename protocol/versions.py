@@ -33,6 +33,9 @@ def negotiate(offered: list[str]) -> Negotiated | None:
 
 def unsupported_reason(offered: list[str]) -> str:
     said = ", ".join(offered) if offered else "none"
-    ours = ", ".join(SUBPROTOCOLS)
-    # A close reason must fit in 123 bytes.
-    return f"unsupported protocol (offered: {said}); speak {ours}"[:123]
+    head, tail = "unsupported protocol (offered: ", f"); speak {', '.join(SUBPROTOCOLS)}"
+    # A close reason must fit in 123 *bytes*; shorten what the client offered, never what we speak.
+    room = 123 - len(head.encode()) - len(tail.encode())
+    if len(said.encode()) > room:
+        said = said.encode()[:room - 3].decode(errors="ignore") + "..."
+    return head + said + tail
