@@ -23,8 +23,11 @@ not rerun this script (the example match depends on the pixies engine, which may
 from __future__ import annotations
 
 import base64
+import concurrent.futures
+import contextlib
 import hashlib
 import itertools
+import os
 import re
 import sys
 import tempfile
@@ -46,6 +49,7 @@ MATCH = "Xq3vN8kPz2Lm"
 FORK = "fK7dQ2wLx9Ty"
 TOKENS = ["q6Jm1Yc3T0kVbZr8sWl2nE4uXo9aHd5gRf7iPe0yKtA", "Hb2Wn8Lc4Qz6Vr0Tk9Xs3Mj7Pd1Fg5Ya8Ue2Oi6Rl4"]
 
+DEBUG = bool(os.environ.get("VECTORS_DEBUG"))
 GEN_START = re.compile(r"<!-- gen:([A-Za-z0-9_.-]+) -->\n.*?<!-- /gen -->", re.S)
 
 
@@ -160,6 +164,8 @@ class Conn:
         else:
             assert isinstance(frame, str), "a json connection must receive text frames"
         msg = decode(frame, self.encoding)
+        if DEBUG:
+            print(self.encoding, "<-", msg)
         self._track(msg)
         return msg
 
@@ -177,7 +183,23 @@ class Conn:
         return got
 
 
+def _pinned(module: types.ModuleType, **overrides: Any) -> types.ModuleType:
+    """A stand-in for `module` with some functions replaced; everything else is the real one."""
+
+    class Pinned(types.ModuleType):
+        def __getattr__(self, name: str) -> Any:
+            return getattr(module, name)
+
+    stand_in = Pinned(module.__name__)
+    for name, fn in overrides.items():
+        setattr(stand_in, name, fn)
+    return stand_in
+
+
 def _pin_randomness() -> None:
+    import secrets
+    import time
+
     import service.lobby
     import service.runtime
     import service.session
@@ -188,13 +210,14 @@ def _pin_randomness() -> None:
                             for i in range(100)])
     seeds = iter([SEED] + [hashlib.sha256(b"seed %d" % i).hexdigest() for i in range(100)])
     sessions = iter(f"5e55{i:012x}" for i in itertools.count(1))
-    fake_time = types.SimpleNamespace(time=lambda: next(clock) / 1000)
+    # Only the wall clock is pinned (commit and creation times); monotonic and sleep stay real.
+    fake_time = _pinned(time, time=lambda: next(clock) / 1000)
     service.lobby.new_seed = lambda: next(seeds)
     service.lobby.new_match_id = lambda: next(ids)
-    service.lobby.secrets = types.SimpleNamespace(token_urlsafe=lambda n=32: next(tokens))
+    service.lobby.secrets = _pinned(secrets, token_urlsafe=lambda n=32: next(tokens))
     service.lobby.time = fake_time
     service.runtime.time = fake_time
-    service.session.secrets = types.SimpleNamespace(token_hex=lambda n=8: next(sessions))
+    service.session.secrets = _pinned(secrets, token_hex=lambda n=8: next(sessions))
 
 
 def capture(rec: Recorder) -> None:
@@ -244,7 +267,10 @@ def capture(rec: Recorder) -> None:
             except WebSocketDisconnect as exc:
                 rec.unsupported = (exc.code, exc.reason)  # type: ignore[attr-defined]
 
-        with http.websocket_connect("/ws", subprotocols=["teahouse.v1.json"]) as wa, \
+        # Closing a TestClient WebSocket can raise CancelledError out of the app's teardown;
+        # by then everything was recorded.
+        with contextlib.suppress(concurrent.futures.CancelledError), \
+                http.websocket_connect("/ws", subprotocols=["teahouse.v1.json"]) as wa, \
                 http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as ws_spec:
             a, s = Conn(wa, "json"), Conn(ws_spec, "msgpack")
             assert wa.accepted_subprotocol == "teahouse.v1.json"
@@ -409,9 +435,12 @@ def capture(rec: Recorder) -> None:
                     else:
                         c.expect("ack")
                 last_seq = a.seq
+                # Close b and wait until the server has let go of it (everyone sees its presence
+                # go), so that leaving the block does not cancel the app mid-teardown.
+                wb.close(1000)
+                a.expect("presence")
+                s.expect("presence")
 
-            a.expect("presence")  # b's connection closed
-            s.expect("presence")
             rec.keep("leave", "client", a.send({"type": "leave", "match": MATCH}), "stop watching the match")
             rec.keep("left", "server", a.expect("left")[0], "answer to leave")
             rec.keep("presence_after", "server", s.expect("presence")[0], "nobody holds a seat any more")
