@@ -100,8 +100,7 @@ def rank(s: State) -> dict[str, list[int]]:
     # Players whose Envoy never arrived score 0 and rank below every eligible player (step 5).
     ranking = sorted(eligible, key=key, reverse=True) + sorted(out, key=key, reverse=True)
     scores = [s["players"][seat]["vp"] if seat in eligible else 0 for seat in range(n)]
-    # D13 says that if no Envoy arrived nobody wins. The shared interface needs a non-empty
-    # `winners`, so that case is reported as every seat sharing the same 0 (nobody beats
-    # anybody), and the game_finished event says `nobody_arrived` for clients to show it.
-    winners = ranking[:1] if eligible else list(range(n))
+    # D13: if no Envoy arrived, nobody wins (winners is empty); game_finished also says
+    # `nobody_arrived` so clients can show why.
+    winners = ranking[:1] if eligible else []
     return {"scores": scores, "ranking": ranking, "winners": winners}

@@ -187,8 +187,7 @@ def test_nobody_in_the_palace_means_no_winner_d13():
     s["players"][A]["vp"] = 30
     s = _final(s)
     assert s["result"]["scores"] == [0, 0, 0]
-    # reported as a shared 0 for every seat, flagged for clients (the interface needs winners)
-    assert s["result"]["winners"] == [A, B, C] and s["breakdown"]["nobody_arrived"]
+    assert s["result"]["winners"] == [] and s["breakdown"]["nobody_arrived"]
     assert s["result"]["ranking"][0] == A
 
 
