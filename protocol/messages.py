@@ -50,6 +50,9 @@ def parse_client(obj: Any) -> Message:
             raise ProtocolError("bad_field", f"{kind}: the field {name!r} must be {want}, not {type(value).__name__}")
         if isinstance(value, str) and len(value) > _MAX_LEN.get(name, 10_000):
             raise ProtocolError("bad_field", f"{kind}: the field {name!r} is longer than {_MAX_LEN[name]} characters")
+        if name == "id" and not value:
+            # An empty move id would make every later empty-id move a "retry" of the first one.
+            raise ProtocolError("bad_field", f"{kind}: the field 'id' must not be empty")
         if isinstance(value, int) and value < 0:
             raise ProtocolError("bad_field", f"{kind}: the field {name!r} must not be negative")
     if kind == "move":

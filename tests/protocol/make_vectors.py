@@ -119,6 +119,231 @@ def fill_spec(text: str, blocks: dict[str, str]) -> str:
     return GEN_START.sub(sub, text)
 
 
+# -- the AsyncAPI document -------------------------------------------------------------------------
+
+ASYNCAPI = ROOT / "protocol" / "asyncapi.yaml"
+CLIENT_MESSAGES = ["hello", "join", "spectate", "leave", "move", "legal", "resync", "ping"]
+SERVER_MESSAGES = ["welcome", "view", "patch", "ack", "reject", "legal_moves", "presence", "finished", "error",
+                   "left", "pong"]
+# request -> the server messages that answer it (AsyncAPI 3 `reply`)
+REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "presence", "finished", "error"],
+           "spectate": ["view", "patch", "presence", "finished", "error"], "leave": ["left", "error"],
+           "move": ["ack", "reject", "error"], "legal": ["legal_moves", "error"],
+           "resync": ["view", "patch", "error"], "ping": ["pong"]}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _obj(kind: str, required: list[str], props: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"type": "object", "description": description, "required": ["type", *required],
+            "properties": {"type": {"type": "string", "const": kind}, **props}}
+
+
+def asyncapi_schemas() -> dict[str, Any]:
+    from protocol.errors import ERROR_CODES
+    from protocol.messages import MATCH_ID_MAX, MOVE_ID_MAX, TOKEN_MAX
+
+    match = _ref("MatchId")
+    return {
+        "MatchId": {"type": "string", "maxLength": MATCH_ID_MAX, "description": "A match id (server ids: 12 URL-safe characters)."},
+        "MoveId": {"type": "string", "minLength": 1, "maxLength": MOVE_ID_MAX,
+                   "description": "The client's id for a move; unique per move of a seat; reuse it only to retry."},
+        "Seq": {"type": "integer", "minimum": 0, "description": "A commit number: 1, 2, 3, ... (0: before the start)."},
+        "Seat": {"type": "integer", "minimum": 0, "description": "A seat number, 0 to players - 1."},
+        "Command": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+                    "description": "A game command (docs/games/<id>.md). Keys are strings at every depth; at most 32 levels deep."},
+        "Status": {"type": "object", "required": ["phase", "to_act", "finished", "result"], "properties": {
+            "phase": {"type": "string"}, "to_act": {"type": "array", "items": _ref("Seat")},
+            "finished": {"type": "boolean"}, "result": {"type": ["object", "null"]}},
+            "description": "The game's status, the same for every audience."},
+        "Document": {"type": "object", "required": ["view", "status"], "properties": {
+            "view": {"type": "object", "description": "The game's view for this audience (docs/games/<id>.md)."},
+            "status": _ref("Status")}, "description": "What patches apply to (SPEC section 6)."},
+        "PatchOp": {"oneOf": [
+            {"type": "object", "required": ["op", "path", "value"], "properties": {
+                "op": {"type": "string", "enum": ["add", "replace"]}, "path": _ref("Path"), "value": {}}},
+            {"type": "object", "required": ["op", "path"], "properties": {
+                "op": {"type": "string", "const": "remove"}, "path": _ref("Path")}}],
+            "description": "One operation; SPEC section 6.3 gives the exact apply rules."},
+        "Path": {"type": "array", "items": {"type": ["string", "integer"]},
+                 "description": "Map keys (strings) and array indexes (integers) from the document's root."},
+        # client -> server
+        "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200}},
+                      "The first message of a session. Answered by welcome."),
+        "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
+                                                  "since": _ref("Seq")},
+                     "Play a seat with its token. Answered by view (or patches after since), finished if over, presence."),
+        "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq")},
+                         "Watch as a spectator. Answered like join."),
+        "leave": _obj("leave", ["match"], {"match": match}, "Stop watching a match. Answered by left."),
+        "move": _obj("move", ["match", "id", "command"], {"match": match, "id": _ref("MoveId"),
+                                                          "command": _ref("Command"), "seat": _ref("Seat")},
+                     "Play a command. Answered by ack (after the patch), reject or error, all with the same id."),
+        "legal": _obj("legal", ["match"], {"match": match}, "Ask for the seat's legal moves. Answered by legal_moves."),
+        "resync": _obj("resync", ["match", "since"], {"match": match, "since": _ref("Seq")},
+                       "Ask for what follows seq since: patches, or a full view."),
+        "ping": _obj("ping", [], {"nonce": {"oneOf": [{"type": "integer", "minimum": 0},
+                                                      {"type": "string", "maxLength": 64}]}},
+                     "Application-level ping, allowed before hello. Answered by pong."),
+        # server -> client
+        "welcome": _obj("welcome", ["protocol", "encoding", "server", "session", "max_frame", "games"], {
+            "protocol": {"type": "integer", "const": 1}, "encoding": {"type": "string", "enum": ["msgpack", "json"]},
+            "server": {"type": "string"}, "session": {"type": "string"}, "max_frame": {"type": "integer"},
+            "games": {"type": "array", "items": {"type": "string"}}}, "The answer to hello."),
+        "view": _obj("view", ["match", "seq", "seat", "doc"], {
+            "match": match, "seq": _ref("Seq"), "seat": {"type": ["integer", "null"], "minimum": 0},
+            "doc": _ref("Document")}, "A full document; it replaces what the client held."),
+        "patch": _obj("patch", ["match", "seq", "ops"], {"match": match, "seq": _ref("Seq"),
+                                                        "ops": {"type": "array", "items": _ref("PatchOp")}},
+                      "The change from seq - 1 to seq of the audience's document."),
+        "ack": _obj("ack", ["match", "id", "seq"], {"match": match, "id": _ref("MoveId"), "seq": _ref("Seq")},
+                    "The move is commit seq."),
+        "reject": _obj("reject", ["match", "id", "code", "message"], {
+            "match": match, "id": _ref("MoveId"), "code": {"type": "string"}, "message": {"type": "string"}},
+            "The game refused the move; code is the game's (docs/games/<id>.md)."),
+        "legal_moves": _obj("legal_moves", ["match", "seq", "moves"], {
+            "match": match, "seq": _ref("Seq"), "moves": {"type": "array", "items": _ref("Command")}},
+            "The commands the seat may send at seq."),
+        "presence": _obj("presence", ["match", "seats", "spectators"], {
+            "match": match, "seats": {"type": "array", "items": {"type": "boolean"}},
+            "spectators": {"type": "integer", "minimum": 0}}, "Who is connected, over every node."),
+        "finished": _obj("finished", ["match", "seq", "result", "seed"], {
+            "match": match, "seq": _ref("Seq"), "result": {"type": ["object", "null"]},
+            "seed": {"type": "string", "description": "The revealed seed (SPEC section 10)."}},
+            "The match is over."),
+        "error": _obj("error", ["code", "message", "ref"], {
+            "code": {"type": "string", "enum": list(ERROR_CODES)}, "message": {"type": "string"},
+            "ref": {"type": ["string", "null"]}}, "A protocol error; the connection stays open, the match is unchanged."),
+        "left": _obj("left", ["match"], {"match": match}, "The answer to leave."),
+        "pong": _obj("pong", ["nonce"], {"nonce": {"type": ["integer", "string", "null"]}}, "The answer to ping."),
+    }
+
+
+def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
+    index = orjson.loads((vectors / "index.json").read_bytes())
+    schemas = asyncapi_schemas()
+    messages: dict[str, Any] = {}
+    for kind in CLIENT_MESSAGES + SERVER_MESSAGES:
+        examples, hexes = [], {}
+        for e in index:
+            if e["type"] != kind:
+                continue
+            examples.append({"name": e["name"], "summary": e["description"], "payload": e["value"]})
+            hexes[e["name"]] = (vectors / f"{e['name']}.msgpack").read_bytes().hex()
+        messages[kind] = {"name": kind, "title": kind, "summary": schemas[kind]["description"],
+                          "payload": {"$ref": f"#/components/schemas/{kind}"}, "examples": examples,
+                          "x-msgpack-hex": hexes}
+    operations: dict[str, Any] = {}
+    for kind in CLIENT_MESSAGES:
+        op: dict[str, Any] = {"action": "receive", "channel": {"$ref": "#/channels/ws"},
+                              "summary": f"A client sends {kind}.",
+                              "messages": [{"$ref": f"#/channels/ws/messages/{kind}"}]}
+        op["reply"] = {"channel": {"$ref": "#/channels/ws"},
+                       "messages": [{"$ref": f"#/channels/ws/messages/{r}"} for r in REPLIES[kind]]}
+        operations[f"receive_{kind}"] = op
+    for kind in SERVER_MESSAGES:
+        operations[f"send_{kind}"] = {"action": "send", "channel": {"$ref": "#/channels/ws"},
+                                      "summary": f"The server sends {kind}.",
+                                      "messages": [{"$ref": f"#/channels/ws/messages/{kind}"}]}
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Teahouse protocol",
+            "version": "1",
+            "description": (
+                "The WebSocket protocol v1 of a Teahouse board-game server, seen from the server: it\n"
+                "receives the client messages and sends the server messages. protocol/SPEC.md is the\n"
+                "normative text (session rules, patch semantics, error and close codes, limits, fair\n"
+                "randomness); this document gives the same messages as schemas with examples.\n"
+                "\n"
+                "Each message travels in one of two encodings, chosen by the WebSocket subprotocol:\n"
+                "teahouse.v1.json (UTF-8 text frames, JSON) or teahouse.v1.msgpack (binary frames,\n"
+                "MessagePack). The payloads are the same; every example gives the JSON value as\n"
+                "`payload`, and the message's `x-msgpack-hex` maps each example's name to its exact msgpack frame. Generated by\n"
+                "tests/protocol/make_vectors.py from frames recorded from the real server.\n"
+                "Receivers ignore fields they do not know."),
+        },
+        "defaultContentType": "application/json",
+        "servers": {
+            "local": {"host": "localhost:8000", "protocol": "ws",
+                      "description": "`teahouse serve` on this machine (default port 8000)."},
+            "tls": {"host": "{host}", "protocol": "wss", "description": "A deployment behind TLS.",
+                    "variables": {"host": {"default": "teahouse.example.org"}}},
+        },
+        "channels": {
+            "ws": {
+                "address": "/ws",
+                "title": "A Teahouse session",
+                "description": ("One WebSocket connection. Offer teahouse.v1.msgpack and/or teahouse.v1.json in\n"
+                                "Sec-WebSocket-Protocol; none of them: the server closes with 4406. A client\n"
+                                "that does not read fast enough (512 frames queued) is closed with 4408.\n"
+                                "Frames over 64 KiB are answered with error frame_too_large, over 1 MiB\n"
+                                "closed with 1009. permessage-deflate is not used."),
+                "messages": {k: {"$ref": f"#/components/messages/{k}"} for k in CLIENT_MESSAGES + SERVER_MESSAGES},
+                "bindings": {"ws": {"bindingVersion": "0.1.0", "method": "GET", "headers": {
+                    "type": "object", "required": ["Sec-WebSocket-Protocol"], "properties": {
+                        "Sec-WebSocket-Protocol": {"type": "string",
+                                                   "description": "teahouse.v1.msgpack, teahouse.v1.json, or both "
+                                                                  "in order of preference"}}}}},
+            },
+        },
+        "operations": operations,
+        "components": {"messages": messages, "schemas": schemas},
+    }
+
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z_$][A-Za-z0-9_.$-]*$")
+
+
+def _scalar(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return orjson.dumps(v).decode()  # a JSON string is a valid YAML double-quoted scalar
+
+
+def _key(k: str) -> str:
+    return k if _PLAIN_KEY.match(k) and k not in ("null", "true", "false", "y", "n", "yes", "no", "on", "off") \
+        else orjson.dumps(k).decode()
+
+
+def to_yaml(value: Any, indent: int = 0) -> list[str]:
+    """Block-style YAML for plain data (maps, lists, str, int, bool, None). Small on purpose."""
+    pad = " " * indent
+    lines: list[str] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, (dict, list)) and v:
+                lines.append(f"{pad}{_key(k)}:")
+                lines.extend(to_yaml(v, indent + 2))
+            elif isinstance(v, str) and "\n" in v:
+                lines.append(f"{pad}{_key(k)}: |-")
+                lines.extend(f"{pad}  {line}" if line else "" for line in v.split("\n"))
+            else:
+                lines.append(f"{pad}{_key(k)}: {_scalar(v) if not isinstance(v, (dict, list)) else ('{}' if isinstance(v, dict) else '[]')}")
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, (dict, list)) and item:
+                sub = to_yaml(item, indent + 2)
+                lines.append(f"{pad}- {sub[0].lstrip()}")
+                lines.extend(sub[1:])
+            else:
+                lines.append(f"{pad}- {_scalar(item) if not isinstance(item, (dict, list)) else ('{}' if isinstance(item, dict) else '[]')}")
+    else:
+        lines.append(pad + _scalar(value))
+    return lines
+
+
+def render_asyncapi(vectors: Path = VECTORS) -> str:
+    head = "# Generated by tests/protocol/make_vectors.py from protocol/vectors/; do not edit by hand.\n"
+    return head + "\n".join(to_yaml(asyncapi_document(vectors))) + "\n"
+
+
 # -- capturing a real session ---------------------------------------------------------------------
 
 class Recorder:
@@ -519,6 +744,7 @@ def write(rec: Recorder) -> None:
                                                        "reason": reason}, option=orjson.OPT_INDENT_2) + b"\n")
     blocks = render_blocks()
     SPEC.write_text(fill_spec(SPEC.read_text(), blocks))
+    ASYNCAPI.write_text(render_asyncapi())
 
 
 def main() -> int:

@@ -212,3 +212,9 @@ def test_server_message_builders_have_the_spec_fields():
         assert set(msg) == fields[kind] | {"type"}, kind
     assert built["welcome"]["protocol"] == 1
     assert built["error"]["ref"] is None
+
+
+def test_an_empty_move_id_is_refused():
+    # Regression: "" was accepted, and every later move with id "" was answered with the
+    # first one's ack as an idempotent retry, so those moves were silently dropped.
+    assert _code({"type": "move", "match": M, "id": "", "command": CMD}) == "bad_field"

@@ -1,0 +1,112 @@
+"""protocol/asyncapi.yaml: generated from the vectors, and every example fits its schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from protocol.errors import ERROR_CODES
+from protocol.messages import CLIENT_TYPES
+from tests.protocol.make_vectors import ASYNCAPI, asyncapi_document, render_asyncapi
+
+DOC = asyncapi_document()
+SCHEMAS = DOC["components"]["schemas"]
+EXAMPLES = [(kind, ex) for kind, m in DOC["components"]["messages"].items() for ex in m["examples"]]
+
+
+def test_the_file_is_what_the_generator_renders_from_the_vectors():
+    assert ASYNCAPI.read_text() == render_asyncapi()
+
+
+def test_asyncapi_3_with_one_channel_at_ws():
+    assert DOC["asyncapi"] == "3.0.0"
+    assert [c["address"] for c in DOC["channels"].values()] == ["/ws"]
+
+
+def test_the_server_receives_every_client_message_and_sends_every_server_message():
+    ops = DOC["operations"].values()
+    received = {m["$ref"].rsplit("/", 1)[1] for op in ops if op["action"] == "receive" for m in op["messages"]}
+    sent = {m["$ref"].rsplit("/", 1)[1] for op in ops if op["action"] == "send" for m in op["messages"]}
+    assert received == set(CLIENT_TYPES)
+    assert sent | received == set(DOC["components"]["messages"])
+    assert not sent & received
+
+
+def test_every_ref_resolves():
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target: Any = DOC
+                for part in node["$ref"].removeprefix("#/").split("/"):
+                    target = target[part]
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(DOC)
+
+
+def test_the_error_schema_lists_the_protocol_error_codes():
+    assert SCHEMAS["error"]["properties"]["code"]["enum"] == list(ERROR_CODES)
+
+
+def test_every_message_has_an_example():
+    assert all(m["examples"] for m in DOC["components"]["messages"].values())
+
+
+# A small validator for the JSON Schema keywords the document uses.
+def _errors(value: Any, schema: dict[str, Any], at: str = "") -> list[str]:
+    if "$ref" in schema:
+        return _errors(value, SCHEMAS[schema["$ref"].rsplit("/", 1)[1]], at)
+    out: list[str] = []
+    if "oneOf" in schema:
+        matching = [s for s in schema["oneOf"] if not _errors(value, s, at)]
+        if len(matching) != 1:
+            out.append(f"{at}: matches {len(matching)} of oneOf")
+    if "type" in schema:
+        kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        checks = {"object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+                  "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool),
+                  "null": lambda v: v is None,
+                  "integer": lambda v: isinstance(v, int) and not isinstance(v, bool)}
+        if not any(checks[k](value) for k in kinds):
+            return [f"{at}: {value!r} is not {kinds}"]
+    if "const" in schema and value != schema["const"]:
+        out.append(f"{at}: {value!r} != {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        out.append(f"{at}: {value!r} not in enum")
+    if isinstance(value, str):
+        if len(value) > schema.get("maxLength", len(value)) or len(value) < schema.get("minLength", 0):
+            out.append(f"{at}: length {len(value)}")
+    if isinstance(value, int) and not isinstance(value, bool) and value < schema.get("minimum", value):
+        out.append(f"{at}: {value} below minimum")
+    if isinstance(value, dict):
+        out += [f"{at}.{k}: missing" for k in schema.get("required", []) if k not in value]
+        for k, sub in schema.get("properties", {}).items():
+            if k in value:
+                out += _errors(value[k], sub, f"{at}.{k}")
+    if isinstance(value, list) and "items" in schema:
+        for i, v in enumerate(value):
+            out += _errors(v, schema["items"], f"{at}[{i}]")
+    return out
+
+
+@pytest.mark.parametrize("kind, example", EXAMPLES, ids=[ex["name"] for _, ex in EXAMPLES])
+def test_each_example_fits_its_message_schema(kind, example):
+    assert _errors(example["payload"], SCHEMAS[kind]) == []
+    assert orjson.loads(orjson.dumps(example["payload"])) == example["payload"]
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "join", "match": "m"},                                # no token
+    {"type": "join", "match": "m", "token": "t", "since": True},   # bool for int
+    {"type": "join", "match": "m", "token": "t", "since": -1},
+    {"type": "move", "match": "m", "id": "", "command": {"type": "x"}},
+    {"type": "move", "match": "m", "id": "a", "command": {}},
+    {"type": "ping", "nonce": "x" * 65},
+])
+def test_the_schemas_refuse_what_parse_client_refuses(bad):
+    assert _errors(bad, SCHEMAS[bad["type"]])
