@@ -114,6 +114,22 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
                      for g in map(get_game, GAMES)])
 
     @handles_errors
+    async def game_reference(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        if game_id not in GAMES:
+            raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}", 404)
+        g = get_game(game_id)
+        players = _int_param(request.query_params.get("players"), "players", g.min_players,
+                             g.min_players, g.max_players)
+        return json({"game": game_id, "players": players, "reference": g.reference({}, players)})
+
+    @handles_errors
+    async def match_reference(request: Request) -> Response:
+        rec = await lobby().record(request.path_params["match"])
+        g = get_game(rec.game)
+        return json({"game": rec.game, "players": rec.players, "reference": g.reference(rec.options, rec.players)})
+
+    @handles_errors
     async def create_match(request: Request) -> Response:
         body = await _body(request)
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
@@ -184,11 +200,13 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
     routes = [
         Route("/health", health),
         Route("/api/games", games),
+        Route("/api/games/{game}/reference", game_reference),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches", list_matches, methods=["GET"]),
         Route("/api/matches/{match}", get_match),
         Route("/api/matches/{match}/seats", take_seat, methods=["POST"]),
         Route("/api/matches/{match}/log", match_log),
+        Route("/api/matches/{match}/reference", match_reference),
         Route("/api/matches/{match}/replay", replay_at),
         Route("/api/matches/{match}/fork", fork, methods=["POST"]),
         WebSocketRoute("/ws", websocket),

@@ -62,6 +62,9 @@ class Game:
     # state, unique enough that finding its msgpack encoding in another audience's bytes
     # proves a leak. The conformance suite and the end-to-end canary tests use it.
     secrets: Callable[[State, int | None], list[str]]
+    # The public, unchanging facts a client needs to draw this game for these options and
+    # seat count: board geometry, card faces, tile shapes. Never anything hidden.
+    reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
 
 
 def fold(game: Game, events: list[Event], state: State) -> State:

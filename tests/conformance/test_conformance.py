@@ -220,3 +220,14 @@ def test_bad_options_are_refused_with_a_clear_error(game_id):
     for n in (g.min_players - 1, g.max_players + 1):
         with pytest.raises(IllegalMove):
             g.initial({}, n)
+
+
+@pytest.mark.parametrize("game_id,players", GAME_COUNTS, ids=_ids(GAME_COUNTS))
+def test_reference_data_is_plain(game_id, players):
+    """What clients fetch to draw a game (boards, card faces) is plain data. It is computed
+    from the options and seat count alone, never from a state, so it cannot carry a deal."""
+    g = get_game(game_id)
+    ref = g.reference({}, players)
+    assert isinstance(ref, dict) and ref, "every game gives clients something to draw"
+    assert_plain(ref, "reference")
+    assert roundtrips(ref)

@@ -73,3 +73,19 @@ def test_bot_and_replay_commands(sqlite_server):
     missing = subprocess.run([sys.executable, "-m", "service.cli", "replay", "nope", "--url", sqlite_server.url],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and "cannot replay" in missing.stdout
+
+
+def test_reference_data_for_clients(sqlite_server):
+    import httpx
+
+    r = httpx.get(sqlite_server.url + "/api/games/pixies/reference", params={"players": 3})
+    assert r.status_code == 200
+    cards = r.json()["reference"]["cards"]
+    assert len(cards) == 70 and {"id", "number", "colour"} <= set(cards[0])
+    r = httpx.get(sqlite_server.url + "/api/games/china/reference", params={"players": 9})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field"
+    r = httpx.get(sqlite_server.url + "/api/games/chess/reference")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game"
+    mid = httpx.post(sqlite_server.url + "/api/matches", json={"game": "khan", "players": 2}).json()["match"]
+    r = httpx.get(sqlite_server.url + f"/api/matches/{mid}/reference")
+    assert r.status_code == 200 and r.json()["reference"]["board"]["rows"]

@@ -4,6 +4,7 @@ Rules: ../shared/rules/china.md; player docs: docs/games/china.md. The board (bo
 data in data/map.json, partly reconstructed.
 """
 
+from service.games.china import data
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
@@ -22,4 +23,5 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    reference=lambda options, players: {"map": data.MAP},
 )

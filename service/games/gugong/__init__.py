@@ -6,6 +6,7 @@ morning, scoring; events holds evolve, rules holds decide, moves legal_moves, vi
 Every reconstructed content list is a data file under data/.
 """
 
+from service.games.gugong import data
 from service.games.gugong.events import evolve
 from service.games.gugong.moves import legal_moves
 from service.games.gugong.rules import decide, status
@@ -26,4 +27,8 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    # Card faces, token kinds, decrees, the map and the board are public; only the order of
+    # face-down stacks is secret, and that is not here.
+    reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,
+                                        "decrees": data._decrees, "map": data._map},
 )

@@ -4,6 +4,7 @@ cards, and declare Chinese expressions at the Emperor.
 Rules: ../shared/rules/hieroglyphs.md; player docs: docs/games/hieroglyphs.md.
 """
 
+from service.games.hieroglyphs import data
 from service.games.hieroglyphs.moves import legal_moves
 from service.games.hieroglyphs.rules import decide, evolve, initial, status
 from service.games.hieroglyphs.view import secrets, view
@@ -22,4 +23,6 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    # The board only: the content set's meanings are the answers to meaning claims.
+    reference=lambda options, players: {"board": data.BOARD},
 )

@@ -2,10 +2,24 @@
 yurts, and conquer land with polyomino tiles. Rules: ../shared/rules/khan.md; players'
 guide: docs/games/khan.md. Board, tiles, deck, special cards and bonuses are data (data/)."""
 
+from typing import Any
+
 from service.games.interface import Game
+from service.games.khan import data
 from service.games.khan.moves import legal_moves
 from service.games.khan.rules import decide, evolve, initial, status
 from service.games.khan.view import secrets, view
+
+
+def reference(options: dict[str, Any], players: int) -> dict[str, Any]:
+    """The board the options choose, and the public component lists."""
+    name = options.get("board", "standard")
+    board = data.BOARDS.get(name) if isinstance(name, str) else None
+    return {
+        "board": board.spec if board is not None else None,
+        "rulers": data._RULERS, "deck": data._DECK, "tiles": data._TILES, "setup": data._SETUP,
+    }
+
 
 GAME = Game(
     id="khan",
@@ -20,4 +34,5 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    reference=reference,
 )

@@ -104,6 +104,7 @@ class Board:
 
     def __init__(self, name: str, spec: dict[str, Any]) -> None:
         rows: list[str] = spec["rows"]
+        self.spec = spec  # as given: what clients are sent to draw the board
         self.name = name
         self.height = len(rows)
         self.width = max(len(r) for r in rows)

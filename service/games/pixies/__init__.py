@@ -3,10 +3,20 @@
 Rules: ../shared/rules/pixies.md; player docs: docs/games/pixies.md.
 """
 
+from typing import Any
+
 from service.games.interface import Game
+from service.games.pixies import data
 from service.games.pixies.moves import legal_moves
 from service.games.pixies.rules import decide, evolve, initial, status
 from service.games.pixies.view import secrets, view
+
+_REFERENCE: dict[str, Any] = {
+    "cards": [dict(card) for card in data.DECK],
+    "cells": list(data.CELLS),
+    "rounds": data.ROUNDS,
+    "zone_multiplier_by_round": [data.ZONE_MULTIPLIER[r] for r in range(1, data.ROUNDS + 1)],
+}
 
 GAME = Game(
     id="pixies",
@@ -21,4 +31,5 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    reference=lambda options, players: _REFERENCE,
 )
