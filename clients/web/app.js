@@ -1,0 +1,507 @@
+// The Teahouse web client: lobby, match screen (play or watch), replay. Hash routes:
+//   #/                         the lobby
+//   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
+//   #/replay/<id>[?seat=S&seq=N]  step through a match as audience S (spectators by default)
+import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
+import { fill, h, moveLabel, renderGeneric, renderPixies, renderStatus, seatLabel } from "./render.js";
+
+const client = new TeahouseClient();
+const app = document.getElementById("app");
+let cleanup = () => {};
+let gamesCache = null;
+
+// -- small utilities ----------------------------------------------------------------------------
+
+const store = {
+  name() {
+    return localStorage.getItem("teahouse.name") || "";
+  },
+  setName(v) {
+    localStorage.setItem("teahouse.name", v);
+  },
+  seats() {
+    try {
+      return JSON.parse(localStorage.getItem("teahouse.seats") || "{}");
+    } catch {
+      return {};
+    }
+  },
+  /** {seat: token} this browser holds for a match. */
+  tokens(match) {
+    return this.seats()[match] ?? {};
+  },
+  addToken(match, seat, token) {
+    const all = this.seats();
+    all[match] = { ...(all[match] ?? {}), [seat]: token };
+    localStorage.setItem("teahouse.seats", JSON.stringify(all));
+  },
+};
+
+let toastTimer;
+function toast(text, kind = "info") {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.className = `toast ${kind}`;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 6000 : 3000);
+}
+
+function explain(err) {
+  if (err instanceof ServerError) return `${err.serverMessage} (${err.code})`;
+  return err?.message ?? String(err);
+}
+
+function parseHash() {
+  const raw = location.hash.replace(/^#/, "") || "/";
+  const [path, query = ""] = raw.split("?");
+  return { parts: path.split("/").filter(Boolean), params: new URLSearchParams(query) };
+}
+
+async function games() {
+  gamesCache ??= await client.games();
+  return gamesCache;
+}
+
+function gameName(id) {
+  return gamesCache?.find((g) => g.id === id)?.name ?? id;
+}
+
+function names(summary) {
+  return (summary?.seats ?? []).map((s) => s.name);
+}
+
+async function takeSeat(match, seat = null) {
+  const name = store.name() || null;
+  const got = await client.takeSeat(match, { seat, name });
+  store.addToken(match, got.seat, got.token);
+  return got;
+}
+
+// -- router -------------------------------------------------------------------------------------
+
+async function route() {
+  cleanup();
+  cleanup = () => {};
+  const { parts, params } = parseHash();
+  fill(app, h("p.muted", {}, "Loading…"));
+  try {
+    if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
+    else if (parts[0] === "replay" && parts[1]) cleanup = await replayScreen(parts[1], params);
+    else cleanup = await lobbyScreen();
+  } catch (err) {
+    fill(app, h("div.panel", {}, h("h2", {}, "Something went wrong"), h("p", {}, explain(err)),
+      h("a.button", { href: "#/" }, "Back to the lobby")));
+  }
+}
+
+// -- lobby --------------------------------------------------------------------------------------
+
+async function lobbyScreen() {
+  document.title = "Teahouse — lobby";
+  const list = await games();
+  const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}–${g.max_players} players)`)));
+  const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
+  const options = h("input", { id: "new-options", name: "options", placeholder: '{"first_player": 0}', style: "width: 14rem", class: "mono" });
+  const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
+  const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
+  const pick = () => {
+    const g = list.find((x) => x.id === gameSel.value);
+    players.min = g.min_players;
+    players.max = g.max_players;
+    players.value = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
+  };
+  gameSel.value = list.some((g) => g.id === "pixies") ? "pixies" : list[0]?.id;
+  gameSel.addEventListener("change", pick);
+  pick();
+
+  const create = async (ev) => {
+    ev.preventDefault();
+    let opts = {};
+    if (options.value.trim()) {
+      try {
+        opts = JSON.parse(options.value);
+      } catch {
+        toast("Options must be a JSON object, e.g. {\"first_player\": 0}", "error");
+        return;
+      }
+    }
+    try {
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked });
+      if (sit.checked) {
+        const s = await takeSeat(m.match);
+        location.hash = `#/match/${m.match}?seat=${s.seat}`;
+      } else {
+        location.hash = `#/match/${m.match}`;
+      }
+    } catch (err) {
+      toast(`Could not create the match: ${explain(err)}`, "error");
+    }
+  };
+
+  const tbody = h("tbody", { id: "match-rows" });
+  const filter = h("select", { id: "match-filter" },
+    h("option", { value: "" }, "all"), h("option", { value: "open" }, "open"),
+    h("option", { value: "live" }, "live"), h("option", { value: "finished" }, "finished"));
+  const refresh = async () => {
+    let rows;
+    try {
+      rows = await client.matches(filter.value || null);
+    } catch (err) {
+      fill(tbody, h("tr", {}, h("td", { colspan: 6 }, `Cannot list matches: ${explain(err)}`)));
+      return;
+    }
+    rows.sort((a, b) => b.created - a.created);
+    fill(tbody, ...(rows.length ? rows.slice(0, 100).map(matchRow)
+      : [h("tr", {}, h("td.muted", { colspan: 6 }, "No matches yet: create one above."))]));
+  };
+  filter.addEventListener("change", refresh);
+
+  function matchRow(m) {
+    const mine = store.tokens(m.match);
+    const actions = [];
+    for (const [seat, _] of Object.entries(mine)) {
+      if (m.state !== "finished") actions.push(h("a.button.small", { href: `#/match/${m.match}?seat=${seat}` }, `Play seat ${seat}`));
+    }
+    if (m.state === "open") {
+      for (const s of m.seats.filter((x) => !x.taken)) {
+        actions.push(h("button.small.take-seat", {
+          "data-seat": s.seat,
+          onclick: async () => {
+            try {
+              const got = await takeSeat(m.match, s.seat);
+              location.hash = `#/match/${m.match}?seat=${got.seat}`;
+            } catch (err) {
+              toast(`Could not take the seat: ${explain(err)}`, "error");
+              refresh();
+            }
+          },
+        }, `Take seat ${s.seat}`));
+      }
+    }
+    actions.push(h("a.button.small.secondary.watch", { href: `#/match/${m.match}` }, m.state === "finished" ? "View" : "Watch"));
+    actions.push(h("a.button.small.secondary.replay", { href: `#/replay/${m.match}` }, "Replay"));
+    const seats = m.seats.map((s) => s.taken ? (s.name || `seat ${s.seat}`) : h("span.muted", {}, "free"));
+    return h("tr", { "data-match": m.match },
+      h("td.mono", {}, m.match),
+      h("td", {}, gameName(m.game)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, m.state)),
+      h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
+      h("td", {}, new Date(m.created).toLocaleTimeString()),
+      h("td", {}, h("div.row", {}, actions)));
+  }
+
+  fill(app, 
+    h("section.panel", {},
+      h("h2", {}, "New match"),
+      h("form.row", { id: "create-form", onsubmit: create },
+        h("label", {}, "Game", gameSel), h("label", {}, "Players", players),
+        h("label", {}, "Options", options),
+        h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
+        h("button", { type: "submit", id: "create-match" }, "Create match"))),
+    h("section.panel", {},
+      h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
+        h("button.secondary.small", { onclick: refresh }, "Refresh")),
+      h("table", {}, h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "Created", ""].map((t) => h("th", {}, t)))), tbody)));
+  await refresh();
+  const timer = setInterval(refresh, 4000);
+  return () => clearInterval(timer);
+}
+
+// -- match --------------------------------------------------------------------------------------
+
+async function matchScreen(matchId, params) {
+  let summary = await client.match(matchId);
+  await games();
+  const wanted = params.get("seat");
+  const tokens = store.tokens(matchId);
+  let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
+  document.title = `Teahouse — ${gameName(summary.game)} ${matchId}`;
+
+  const ui = {
+    head: h("div.panel"),
+    status: h("div.panel", { id: "status" }),
+    presence: h("div.panel", { id: "presence" }),
+    moves: h("div.panel", { id: "moves" }),
+    board: h("div", { id: "board" }),
+    raw: h("details.panel", {}, h("summary", {}, "The whole view, as data")),
+  };
+  const rawBody = h("div");
+  ui.raw.append(rawBody);
+  fill(app, ui.head, h("div.columns", {}, h("div", {}, ui.board, ui.raw), h("div", {}, ui.status, ui.moves, ui.presence)));
+
+  let conn = null;
+  let game = null;
+  let closed = false;
+  let connState = "connecting";
+  let legal = { seq: -1, moves: [], loading: false };
+  let selected = null;
+  let sending = false;
+  let moveFilter = "";
+
+  async function connect() {
+    conn = await client.connect().open();
+    conn.onClose((info) => {
+      if (closed) return;
+      connState = `connection lost (${info.code}); reconnecting…`;
+      render();
+      setTimeout(reconnect, 800);
+    });
+    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId);
+    connState = "connected";
+    game.onChange(onChange);
+  }
+
+  async function reconnect() {
+    if (closed) return;
+    try {
+      await conn.reconnect();
+      connState = "connected";
+      render();
+    } catch {
+      setTimeout(reconnect, 2000);
+    }
+  }
+
+  function onChange(reason) {
+    // Someone arrived, left or took a seat (the start comes as a patch at seq 1): refresh the
+    // names shown.
+    if (reason === "presence" || reason === "finished" || (reason === "patch" && game.seq === 1)) {
+      client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
+    }
+    if (reason === "patch" || reason === "view") selected = null;
+    render();
+  }
+
+  async function fetchLegal() {
+    if (!game || mySeat === null || !game.myTurn || game.over) return;
+    if (legal.seq === game.seq || legal.loading) return;
+    legal.loading = true;
+    const seq = game.seq;
+    try {
+      const moves = await conn.legalMoves(matchId);
+      legal = { seq, moves, loading: false };
+    } catch (err) {
+      legal.loading = false;
+      if (!(err instanceof ConnectionLost)) toast(`Cannot get the legal moves: ${explain(err)}`, "error");
+    }
+    render();
+  }
+
+  async function play(cmd) {
+    if (sending) return;
+    sending = true;
+    render();
+    try {
+      await conn.move(matchId, cmd);
+    } catch (err) {
+      toast(err instanceof Rejected ? `Refused: ${err.serverMessage} (${err.code})` : `The move was not sent: ${explain(err)}`, "error");
+      legal.seq = -1;
+    } finally {
+      sending = false;
+      render();
+    }
+  }
+
+  async function sit(seat) {
+    try {
+      const got = await takeSeat(matchId, seat);
+      location.hash = `#/match/${matchId}?seat=${got.seat}`;
+    } catch (err) {
+      toast(`Could not take the seat: ${explain(err)}`, "error");
+    }
+  }
+
+  function renderHead() {
+    const seatsFree = summary.seats.filter((s) => !s.taken);
+    const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
+    fill(ui.head, h("div.row", {},
+      h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
+      h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
+      h("span.badge", { id: "seq" }, `seq ${game?.seq ?? "…"}`),
+      h("span.badge", { id: "conn-state" }, connState),
+      mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
+      mySeat !== null ? h("a.button.small.secondary", { href: `#/match/${matchId}` }, "Watch instead") : null,
+      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, "Replay") : null),
+      seatsFree.length && mySeat === null
+        ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
+          seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
+        : null);
+  }
+
+  function renderPresence() {
+    const p = game?.presence;
+    const ns = names(summary);
+    fill(ui.presence, h("h3", {}, "At the table"),
+      h("ul", { style: "list-style: none; padding: 0; margin: 0" }, summary.seats.map((s) => h("li", { "data-seat": s.seat },
+        h(`span.dot${p?.seats?.[s.seat] ? ".on" : ""}`, { title: p?.seats?.[s.seat] ? "connected" : "not connected" }),
+        s.taken ? seatLabel(s.seat, ns) : h("span.muted", {}, `Seat ${s.seat}: free`),
+        s.seat === mySeat ? " (you)" : ""))),
+      h("p.muted", { id: "spectators", style: "margin: .4rem 0 0" }, `${p?.spectators ?? 0} watching`));
+  }
+
+  function renderMoves() {
+    if (mySeat === null) {
+      ui.moves.hidden = true;
+      return;
+    }
+    ui.moves.hidden = false;
+    const mine = game && game.myTurn && !game.over;
+    const moves = mine && legal.seq === game.seq ? legal.moves : [];
+    if (!mine) {
+      fill(ui.moves, h("h3", {}, "Your moves"),
+        h("p.muted", {}, game?.over ? "The match is over." : game?.seq === 0 ? "Waiting for every seat to be taken." : "Waiting for the other players."));
+      return;
+    }
+    const shown = moves.filter((m) => (!selected || m.card === selected) && (!moveFilter || moveLabel(m, summary.game).toLowerCase().includes(moveFilter)));
+    const filterBox = moves.length > 30
+      ? h("input", { placeholder: "filter moves", value: moveFilter, oninput: (ev) => { moveFilter = ev.target.value.toLowerCase(); renderMoves(); } })
+      : null;
+    fill(ui.moves, 
+      h("div.row", {}, h("h3.grow", {}, "Your moves"), selected ? h("button.small.secondary", { onclick: () => { selected = null; render(); } }, "show all") : null),
+      filterBox,
+      legal.seq !== game.seq ? h("p.muted", {}, "Asking the server…") : moves.length === 0 ? h("p.muted", {}, "No move is possible now.") : null,
+      h("div.moves", { id: "legal-moves" }, shown.slice(0, 200).map((m) => h("button.move", {
+        disabled: sending, "data-move": JSON.stringify(m), onclick: () => play(m),
+      }, moveLabel(m, summary.game)))),
+      shown.length > 200 ? h("p.muted", {}, `${shown.length - 200} more: filter to see them`) : null);
+  }
+
+  function renderBoard() {
+    if (!game) return;
+    const ns = names(summary);
+    if (summary.game === "pixies") {
+      const moves = game.myTurn && legal.seq === game.seq ? legal.moves : [];
+      const playable = new Set(moves.map((m) => m.card));
+      fill(ui.board, renderPixies(game.view, {
+        names: ns, mySeat, selected, playable,
+        onCard: mySeat !== null && !sending ? (id) => {
+          const forCard = moves.filter((m) => m.card === id);
+          if (forCard.length === 1) play(forCard[0]);
+          else { selected = id; render(); }
+        } : null,
+      }));
+      fill(rawBody, renderGeneric(game.view));
+    } else {
+      fill(ui.board, h("div.panel", {}, h("h2", {}, "The table"), renderGeneric(game.view)));
+      fill(rawBody, h("pre.mono", { style: "white-space: pre-wrap" }, JSON.stringify(game.view, null, 1)));
+    }
+  }
+
+  function render() {
+    if (closed) return;
+    renderHead();
+    if (game) {
+      fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
+        game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
+    }
+    renderPresence();
+    renderMoves();
+    renderBoard();
+    fetchLegal();
+  }
+
+  await connect();
+  render();
+  return () => {
+    closed = true;
+    conn?.close();
+  };
+}
+
+// -- replay -------------------------------------------------------------------------------------
+
+async function replayScreen(matchId, params) {
+  const summary = await client.match(matchId);
+  await games();
+  document.title = `Teahouse — replay ${matchId}`;
+  const last = summary.seq;
+  const tokens = store.tokens(matchId);
+  const ns = names(summary);
+  const finished = summary.state === "finished";
+  let seq = Math.min(Math.max(Number(params.get("seq") ?? last) || 0, 0), last);
+  const seatParam = params.get("seat");
+  let seat = seatParam === null || seatParam === "" || seatParam === "spectator" ? null : Number(seatParam);
+  const cache = new Map();
+
+  // A live match shows a seat's view only to that seat's token; a finished one to anyone.
+  const perspectives = [null, ...summary.seats.map((s) => s.seat).filter((s) => finished || tokens[s])];
+  if (!perspectives.includes(seat)) seat = null;
+  const seatSel = h("select", { id: "replay-seat" }, perspectives.map((s) =>
+    h("option", { value: s === null ? "spectator" : String(s), selected: s === seat }, s === null ? "Spectators" : seatLabel(s, ns))));
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq });
+  const label = h("strong", { id: "replay-seq" });
+  const commitBox = h("div.commit", { id: "replay-commit" });
+  const statusBox = h("div.panel", { id: "status" });
+  const board = h("div", { id: "board" });
+  const go = (n) => {
+    seq = Math.min(Math.max(n, 0), last);
+    show();
+  };
+  const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
+
+  fill(app, 
+    h("div.panel", {},
+      h("div.row", {}, h("h1.grow", {}, "Replay: ", gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
+        h(`span.badge.${summary.state}`, {}, summary.state),
+        h("a.button.small.secondary", { href: `#/match/${matchId}` }, finished ? "Final table" : "Live table")),
+      h("div.replay-controls", { style: "margin-top: .6rem" },
+        btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),
+        slider, btn("replay-next", "next ▶", () => go(seq + 1)), btn("replay-last", "end »", () => go(last)),
+        h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
+      commitBox),
+    h("div.columns", {}, board, h("div", {}, statusBox)));
+
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  seatSel.addEventListener("change", () => {
+    seat = seatSel.value === "spectator" ? null : Number(seatSel.value);
+    show();
+  });
+  const onKey = (ev) => {
+    // inputs and selects handle their own arrows (the slider steps itself and says so)
+    if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
+    if (ev.key === "ArrowLeft") go(seq - 1);
+    if (ev.key === "ArrowRight") go(seq + 1);
+  };
+  document.addEventListener("keydown", onKey);
+
+  let shown = 0;
+  async function show() {
+    const ticket = ++shown;
+    slider.value = String(seq);
+    label.textContent = String(seq);
+    history.replaceState(null, "", `#/replay/${matchId}?seq=${seq}&seat=${seat === null ? "spectator" : seat}`);
+    const key = `${seat}:${seq}`;
+    let frame = cache.get(key);
+    if (!frame) {
+      try {
+        frame = await client.replay(matchId, { seq, seat, token: seat !== null && !finished ? tokens[seat] : null });
+      } catch (err) {
+        toast(`Cannot load seq ${seq}: ${explain(err)}`, "error");
+        return;
+      }
+      cache.set(key, frame);
+    }
+    if (ticket !== shown) return; // a later step is already on its way
+    const c = frame.commit;
+    fill(commitBox, seq === 0 ? h("p.muted", {}, "Before the start.")
+      : c ? h("p", {}, h("strong", {}, `Commit ${seq}: `), seatLabel(c.seat, ns), " — ", h("span.mono", {}, moveLabel(c.command, summary.game)),
+        c.ts ? h("span.muted", {}, `  at ${new Date(c.ts).toLocaleTimeString()}`) : null)
+        : h("p.muted", {}, `After commit ${seq}.`));
+    fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: seat, players: summary.players }));
+    fill(board, summary.game === "pixies"
+      ? renderPixies(frame.view, { names: ns, mySeat: seat, youLabel: "viewpoint" })
+      : h("div.panel", {}, h("h2", {}, "The table"), renderGeneric(frame.view)));
+    document.body.dataset.replaySeq = String(seq);
+  }
+  await show();
+  return () => document.removeEventListener("keydown", onKey);
+}
+
+// -- start ----------------------------------------------------------------------------------------
+
+const nameInput = document.getElementById("my-name");
+nameInput.value = store.name();
+nameInput.addEventListener("input", () => store.setName(nameInput.value.trim()));
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,220 @@
+"""The web client in a real browser: Debian's Chromium driven by Playwright, against a real server.
+
+Two people play a 2-player Pixies match to the end by clicking the legal moves the page shows
+(each in its own browser context, as two browsers would), a third page watches live, and the
+replay screen steps through the finished match. Screenshots land in /tmp for a person to look at.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.server import ServerProcess
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="install the test extra: pip install -e '.[test]'")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path("/tmp")
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: run ./deploy/bootstrap.sh --with-redis")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class Pages:
+    """New pages, each in its own context (its own localStorage: its own seat tokens), with
+    every JavaScript error collected so the test can insist there were none."""
+
+    def __init__(self, browser, base: str) -> None:
+        self.browser, self.base = browser, base
+        self.errors: list[str] = []
+        self.contexts: list = []
+
+    def new(self, name: str):
+        ctx = self.browser.new_context(viewport={"width": 1280, "height": 900})
+        ctx.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{name}: {e}"))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(f"{name} console: {m.text}"))
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture
+def pages(browser, web_server: ServerProcess):
+    p = Pages(browser, web_server.url)
+    yield p
+    p.close()
+
+
+def seq_of(page) -> int:
+    return int(page.locator("#seq").inner_text().split()[-1])
+
+
+def wait_seq(page, at_least: int) -> None:
+    page.wait_for_function(
+        "n => { const el = document.querySelector('#seq'); return el && Number(el.textContent.split(' ').pop()) >= n }",
+        arg=at_least)
+
+
+def test_two_browsers_play_pixies_to_the_end_while_a_third_watches_and_replays(pages, web_server):
+    api = httpx.Client(base_url=web_server.url, timeout=10)
+
+    # -- the lobby: Ada creates a 2-player Pixies match and sits down --------------------------
+    ada = pages.new("ada")
+    ada.goto(web_server.url + "/")
+    ada.wait_for_url(re.compile(r"/web/"))
+    ada.wait_for_selector("#create-match")
+    assert ada.locator("#new-game option").count() == len(api.get("/api/games").json())
+    ada.fill("#my-name", "Ada")
+    ada.select_option("#new-game", "pixies")
+    ada.fill("#new-players", "2")
+    ada.fill("#new-options", '{"first_player": 0}')
+    ada.click("#create-match")
+    ada.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
+    match = re.search(r"#/match/([\w-]+)", ada.url).group(1)
+    ada.wait_for_selector("text=You play Ada (seat 0)")
+    assert "Waiting for every seat" in ada.locator("#moves").inner_text()
+
+    # -- a spectator opens it from the lobby -------------------------------------------------------
+    watcher = pages.new("watcher")
+    watcher.goto(web_server.url + "/web/")
+    watcher.locator(f'tr[data-match="{match}"] a.watch').click()
+    watcher.wait_for_selector("text=You are watching")
+    ada.wait_for_selector("#spectators:has-text('1 watching')")
+
+    # -- Bob takes the other seat from his lobby -------------------------------------------------
+    bob = pages.new("bob")
+    bob.goto(web_server.url + "/web/")
+    bob.fill("#my-name", "Bob")
+    row = bob.locator(f'tr[data-match="{match}"]')
+    row.locator("button.take-seat", has_text="Take seat 1").click()
+    bob.wait_for_url(re.compile(rf"#/match/{match}\?seat=1"))
+    for page in (ada, bob, watcher):
+        wait_seq(page, 1)  # the start, as a live patch
+    watcher.wait_for_selector("#presence li[data-seat='1'] .dot.on")
+    assert "Bob (seat 1)" in watcher.locator("#presence").inner_text()
+
+    # -- play to the end by clicking what the pages offer ------------------------------------------
+    rng = random.Random(3)
+    players = {0: ada, 1: bob}
+    moves = 0
+    used_market = False
+    while True:
+        status = api.get(f"/api/matches/{match}").json()
+        if status["state"] == "finished":
+            break
+        view = api.get(f"/api/matches/{match}/replay").json()
+        seat = view["status"]["to_act"][0]
+        page = players[seat]
+        seq = view["seq"]
+        wait_seq(page, seq)
+        page.wait_for_selector("#legal-moves button.move:not([disabled])")
+        if not used_market:
+            # the first pick goes through the market: click the card, then its move (if it asks)
+            page.locator(".market .card.clickable").first.click()
+            used_market = True
+            page.wait_for_function(
+                "n => document.querySelector('.market .card.selected')"
+                " || Number(document.querySelector('#seq').textContent.split(' ').pop()) > n", arg=seq)
+            if seq_of(page) == seq:  # the card needs a choice: only its moves are offered now
+                card = page.locator(".market .card.selected").get_attribute("data-card")
+                offered = page.locator("#legal-moves button.move")
+                assert all(f'"card":"{card}"' in b.get_attribute("data-move") for b in offered.all())
+                offered.first.click()
+        else:
+            buttons = page.locator("#legal-moves button.move:not([disabled])")
+            buttons.nth(rng.randrange(buttons.count())).click()
+        wait_seq(page, seq + 1)
+        moves += 1
+        if moves == 10:
+            # the spectator's page follows live, without a reload
+            wait_seq(watcher, seq + 1)
+            watcher.screenshot(path=str(SHOTS / "teahouse-spectator-live.png"), full_page=True)
+        assert moves < 300, "the match does not end"
+
+    final = api.get(f"/api/matches/{match}").json()
+    result = final["result"]
+    assert final["seq"] == moves + 1 and moves > 20
+
+    # -- every page shows the server's result --------------------------------------------------------
+    for page in (ada, bob, watcher):
+        wait_seq(page, final["seq"])
+        page.wait_for_selector("table.result")
+        shown = {int(tr.get_attribute("data-seat")): int(tr.locator("td.score").inner_text())
+                 for tr in page.locator("table.result tbody tr").all()}
+        assert shown == dict(enumerate(result["scores"]))
+        winners = {int(tr.get_attribute("data-seat")) for tr in page.locator("table.result tr.winner").all()}
+        assert winners == set(result["winners"])
+        assert page.locator(".phase").inner_text() == "game over"
+        totals = [int(t.inner_text()) for t in page.locator(".area .total").all()]
+        assert totals == result["scores"]
+    assert final["seed"] in watcher.locator("#status").inner_text()
+    ada.screenshot(path=str(SHOTS / "teahouse-match-final.png"), full_page=True)
+
+    # -- the replay screen steps through the match ---------------------------------------------------
+    ada.click("#to-replay")
+    ada.wait_for_url(re.compile(rf"#/replay/{match}"))
+    ada.wait_for_selector(f"body[data-replay-seq='{final['seq']}']")
+    ada.click("#replay-first")
+    ada.wait_for_selector("body[data-replay-seq='0']")
+    assert "Before the start" in ada.locator("#replay-commit").inner_text()
+    assert ada.locator(".market .card").count() == 0
+    ada.click("#replay-next")
+    ada.wait_for_selector("body[data-replay-seq='1']")
+    assert "system" in ada.locator("#replay-commit").inner_text()
+    ada.click("#replay-next")
+    ada.wait_for_selector("body[data-replay-seq='2']")
+    assert "Ada (seat 0)" in ada.locator("#replay-commit").inner_text()
+    ada.select_option("#replay-seat", "1")
+    middle = final["seq"] // 2
+    ada.locator("#replay-slider").fill(str(middle))
+    ada.wait_for_selector(f"body[data-replay-seq='{middle}']")
+    expected = api.get(f"/api/matches/{match}/replay", params={"seq": middle, "seat": 1}).json()
+    shown_market = [c.get_attribute("data-card") for c in ada.locator(".market .card").all()]
+    assert shown_market == expected["view"]["market"]
+    shown_up = [c.get_attribute("data-card") for c in ada.locator(".area[data-seat='1'] .cell .card[data-card]").all()]
+    assert shown_up == [cell["card"] for cell in expected["view"]["areas"][1] if cell["card"]]
+    assert ada.locator("#replay-seq").inner_text() == str(middle)
+    ada.keyboard.press("ArrowRight")
+    ada.wait_for_selector(f"body[data-replay-seq='{middle + 1}']")
+    ada.screenshot(path=str(SHOTS / "teahouse-replay.png"), full_page=True)
+
+    assert pages.errors == []
+    api.close()
+
+
+def test_lobby_lists_matches_and_renders_other_games_generically(pages, web_server):
+    api = httpx.Client(base_url=web_server.url, timeout=10)
+    created = api.post("/api/matches", json={"game": "khan", "players": 2}).json()
+    for name in ("p0", "p1"):
+        api.post(f"/api/matches/{created['match']}/seats", json={"name": name})
+    page = pages.new("khan")
+    page.goto(web_server.url + "/web/")
+    page.locator(f'tr[data-match="{created["match"]}"] a.watch').click()
+    page.wait_for_selector("#board .tree")
+    wait_seq(page, 1)
+    text = page.locator("#board").inner_text()
+    assert "rulers" in text and "board" in text
+    assert "p0 (seat 0)" in page.locator("#presence").inner_text()
+    page.screenshot(path=str(SHOTS / "teahouse-khan-spectator.png"), full_page=True)
+    assert pages.errors == []
+    api.close()
