@@ -59,21 +59,26 @@ def parse_client(obj: Any) -> Message:
         command = obj["command"]
         if not isinstance(command.get("type"), str):
             raise ProtocolError("bad_field", "move: the command must be a map with a string 'type'")
-        if not all(isinstance(k, str) for k in _keys(command)):
-            raise ProtocolError("bad_field", "move: every key inside the command must be a string")
+        _check_plain(command)
     return {k: obj[k] for k in ("type", *fields) if k in obj}
 
 
-def _keys(value: Any, depth: int = 0):
+def _check_plain(value: Any, depth: int = 0) -> None:
+    """A command is plain data (SPEC §1.2): it is logged, replayed and re-encoded in both
+    encodings, so msgpack bin/ext values, floats and non-string keys are refused here."""
     if depth > 32:
         raise ProtocolError("bad_field", "move: the command is nested too deeply")
     if isinstance(value, dict):
         for k, v in value.items():
-            yield k
-            yield from _keys(v, depth + 1)
+            if not isinstance(k, str):
+                raise ProtocolError("bad_field", "move: every key inside the command must be a string")
+            _check_plain(v, depth + 1)
     elif isinstance(value, list):
         for v in value:
-            yield from _keys(v, depth + 1)
+            _check_plain(v, depth + 1)
+    elif not isinstance(value, (str, int, bool, type(None))):
+        raise ProtocolError("bad_field", f"move: the command holds a {type(value).__name__}; commands hold "
+                                         "only maps, lists, strings, integers, booleans and null")
 
 
 # -- what the server sends -------------------------------------------------------------
@@ -114,6 +119,12 @@ def legal_moves(match: str, seq: int, moves: list[dict[str, Any]]) -> Message:
 
 def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> Message:
     return {"type": "finished", "match": match, "seq": seq, "result": result, "seed": seed}
+
+
+def clock(match: str, seq: int, deadline: int | None) -> Message:
+    """The turn clock: if the seats to act have not moved by `deadline` (ms since the epoch),
+    the server plays their first legal move for them. None: no clock is running."""
+    return {"type": "clock", "match": match, "seq": seq, "deadline": deadline}
 
 
 def left(match: str) -> Message:

@@ -32,6 +32,7 @@ import re
 import sys
 import tempfile
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -421,7 +422,9 @@ def _pinned(module: types.ModuleType, **overrides: Any) -> types.ModuleType:
     return stand_in
 
 
-def _pin_randomness() -> None:
+@contextlib.contextmanager
+def _pinned_randomness() -> Iterator[None]:
+    """Pin the server's seed, ids, tokens, session ids and wall clock; restore them after."""
     import secrets
     import time
 
@@ -437,254 +440,269 @@ def _pin_randomness() -> None:
     sessions = iter(f"5e55{i:012x}" for i in itertools.count(1))
     # Only the wall clock is pinned (commit and creation times); monotonic and sleep stay real.
     fake_time = _pinned(time, time=lambda: next(clock) / 1000)
-    service.lobby.new_seed = lambda: next(seeds)
-    service.lobby.new_match_id = lambda: next(ids)
-    service.lobby.secrets = _pinned(secrets, token_urlsafe=lambda n=32: next(tokens))
-    service.lobby.time = fake_time
-    service.runtime.time = fake_time
-    service.session.secrets = _pinned(secrets, token_hex=lambda n=8: next(sessions))
+    pins = [(service.lobby, "new_seed", lambda: next(seeds)),
+            (service.lobby, "new_match_id", lambda: next(ids)),
+            (service.lobby, "secrets", _pinned(secrets, token_urlsafe=lambda n=32: next(tokens))),
+            (service.lobby, "time", fake_time),
+            (service.runtime, "time", fake_time),
+            (service.session, "secrets", _pinned(secrets, token_hex=lambda n=8: next(sessions)))]
+    saved = [(module, name, getattr(module, name)) for module, name, _ in pins]
+    try:
+        for module, name, value in pins:
+            setattr(module, name, value)
+        yield
+    finally:
+        for module, name, value in saved:
+            setattr(module, name, value)
 
 
 def capture(rec: Recorder) -> None:
     from starlette.testclient import TestClient
-    from starlette.websockets import WebSocketDisconnect
 
     from service.app import create_app
 
-    _pin_randomness()
-    tmp = tempfile.mkdtemp(prefix="teahouse-vectors-")
-    app = create_app(store_url=f"sqlite:{tmp}/store")
+    with tempfile.TemporaryDirectory(prefix="teahouse-vectors-") as tmp:
+        app = create_app(store_url=f"sqlite:{tmp}/store")
+        with _pinned_randomness(), TestClient(app) as http:
+            _session(rec, http)
 
-    with TestClient(app) as http:
-        def call(name: str, method: str, path: str, body: Any = None, note: str = "",
-                 keep: Any = None) -> Any:
-            kw: dict[str, Any] = {}
-            if isinstance(body, str):
-                kw["content"] = body.encode()
-            elif body is not None:
-                kw["json"] = body
-            r = http.request(method, path, **kw)
-            ctype = r.headers.get("content-type", "").split(";")[0]
-            data = r.json() if ctype == "application/json" else r.text
-            shown = keep(data) if keep else data
-            rec.http.append({"name": name, "method": method, "path": path, "body": body, "status": r.status_code,
-                             "content_type": ctype, "response": shown, "note": note})
-            return data
 
-        call("health", "GET", "/health")
-        call("games", "GET", "/api/games")
-        call("create", "POST", "/api/matches", {"game": "pixies", "players": 2, "options": {"first_player": 0}})
-        call("create_unknown_game", "POST", "/api/matches", {"game": "chess", "players": 2})
-        call("create_bad_players", "POST", "/api/matches", {"game": "pixies", "players": 9})
-        call("create_bad_field", "POST", "/api/matches", {"game": "pixies", "players": "two"})
-        call("create_bad_json", "POST", "/api/matches", "{not json")
-        call("list", "GET", "/api/matches?state=open")
-        call("get", "GET", f"/api/matches/{MATCH}")
-        call("get_unknown", "GET", "/api/matches/nope")
-        call("not_found", "GET", "/api/nothing-here",
-             note="Paths outside the API answer Starlette's plain-text 404 (and 405 for a wrong method).")
+def _session(rec: Recorder, http: Any) -> None:
+    from starlette.websockets import WebSocketDisconnect
 
-        # -- the WebSocket session -------------------------------------------------------------
-        with http.websocket_connect("/ws", subprotocols=["teahouse.v2.cbor"]) as ws:
-            try:
-                ws.receive_text()
-                raise AssertionError("expected a close")
-            except WebSocketDisconnect as exc:
-                rec.unsupported = (exc.code, exc.reason)  # type: ignore[attr-defined]
+    def call(name: str, method: str, path: str, body: Any = None, note: str = "",
+             keep: Any = None) -> Any:
+        kw: dict[str, Any] = {}
+        if isinstance(body, str):
+            kw["content"] = body.encode()
+        elif body is not None:
+            kw["json"] = body
+        r = http.request(method, path, **kw)
+        ctype = r.headers.get("content-type", "").split(";")[0]
+        data = r.json() if ctype == "application/json" else r.text
+        shown = keep(data) if keep else data
+        rec.http.append({"name": name, "method": method, "path": path, "body": body, "status": r.status_code,
+                         "content_type": ctype, "response": shown, "note": note})
+        return data
 
-        # Closing a TestClient WebSocket can raise CancelledError out of the app's teardown;
-        # by then everything was recorded.
-        with contextlib.suppress(concurrent.futures.CancelledError), \
-                http.websocket_connect("/ws", subprotocols=["teahouse.v1.json"]) as wa, \
-                http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as ws_spec:
-            a, s = Conn(wa, "json"), Conn(ws_spec, "msgpack")
-            assert wa.accepted_subprotocol == "teahouse.v1.json"
-            assert ws_spec.accepted_subprotocol == "teahouse.v1.msgpack"
+    call("health", "GET", "/health")
+    call("games", "GET", "/api/games")
+    call("create", "POST", "/api/matches", {"game": "pixies", "players": 2, "options": {"first_player": 0}})
+    call("create_unknown_game", "POST", "/api/matches", {"game": "chess", "players": 2})
+    call("create_bad_players", "POST", "/api/matches", {"game": "pixies", "players": 9})
+    call("create_bad_field", "POST", "/api/matches", {"game": "pixies", "players": "two"})
+    call("create_bad_json", "POST", "/api/matches", "{not json")
+    call("list", "GET", "/api/matches?state=open")
+    call("get", "GET", f"/api/matches/{MATCH}")
+    call("get_unknown", "GET", "/api/matches/nope")
+    call("not_found", "GET", "/api/nothing-here",
+         note="Paths outside the API answer Starlette's plain-text 404 (and 405 for a wrong method).")
 
-            rec.keep("ping", "client", a.send({"type": "ping", "nonce": 1}), "ping, allowed even before hello")
-            rec.keep("pong", "server", a.expect("pong")[0], "answer to ping, echoing its nonce")
-            a.send({"type": "join", "match": MATCH, "token": TOKENS[0]})
-            rec.keep("error_hello_required", "server", a.expect("error")[0], "a message other than hello or ping before hello")
-            rec.keep("hello", "client", a.send({"type": "hello", "client": "example-client/1.0"}), "first message of a session")
-            rec.keep("welcome", "server", a.expect("welcome")[0], "answer to hello")
-            a.send({"type": "hello"})
-            rec.keep("error_already_greeted", "server", a.expect("error")[0], "a second hello")
-            rec.keep("ping_without_nonce", "client", a.send({"type": "ping"}), "ping without a nonce")
-            rec.keep("pong_without_nonce", "server", a.expect("pong")[0], "answer to a ping without nonce")
+    # -- the WebSocket session -------------------------------------------------------------
+    with http.websocket_connect("/ws", subprotocols=["teahouse.v2.cbor"]) as ws:
+        try:
+            ws.receive_text()
+            raise AssertionError("expected a close")
+        except WebSocketDisconnect as exc:
+            rec.unsupported = (exc.code, exc.reason)  # type: ignore[attr-defined]
 
-            a.send({"type": "join", "match": MATCH, "token": "not-a-token"})
-            rec.keep("error_bad_token", "server", a.expect("error")[0], "join with a token of no seat")
-            a.send({"type": "spectate", "match": "nope"})
-            rec.keep("error_unknown_match", "server", a.expect("error")[0], "join or spectate of an unknown match")
-            a.send({"type": "legal", "match": MATCH})
-            rec.keep("error_not_joined", "server", a.expect("error")[0], "a match message before join/spectate")
+    # Closing a TestClient WebSocket can raise CancelledError out of the app's teardown;
+    # by then everything was recorded.
+    with contextlib.suppress(concurrent.futures.CancelledError), \
+            http.websocket_connect("/ws", subprotocols=["teahouse.v1.json"]) as wa, \
+            http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as ws_spec:
+        a, s = Conn(wa, "json"), Conn(ws_spec, "msgpack")
+        assert wa.accepted_subprotocol == "teahouse.v1.json"
+        assert ws_spec.accepted_subprotocol == "teahouse.v1.msgpack"
 
-            seat0 = call("take_seat", "POST", f"/api/matches/{MATCH}/seats", {"name": "Ada"})
-            rec.keep("join", "client", a.send({"type": "join", "match": MATCH, "token": seat0["token"]}),
-                     "take seat 0 of the match with the token from POST /api/matches/{match}/seats")
-            rec.keep("view_waiting", "server", a.expect("view", "presence")[0],
-                     "full document of seat 0 before the match starts (seq 0)")
+        rec.keep("ping", "client", a.send({"type": "ping", "nonce": 1}), "ping, allowed even before hello")
+        rec.keep("pong", "server", a.expect("pong")[0], "answer to ping, echoing its nonce")
+        a.send({"type": "join", "match": MATCH, "token": TOKENS[0]})
+        rec.keep("error_hello_required", "server", a.expect("error")[0], "a message other than hello or ping before hello")
+        rec.keep("hello", "client", a.send({"type": "hello", "client": "example-client/1.0"}), "first message of a session")
+        rec.keep("welcome", "server", a.expect("welcome")[0], "answer to hello")
+        a.send({"type": "hello"})
+        rec.keep("error_already_greeted", "server", a.expect("error")[0], "a second hello")
+        rec.keep("ping_without_nonce", "client", a.send({"type": "ping"}), "ping without a nonce")
+        rec.keep("pong_without_nonce", "server", a.expect("pong")[0], "answer to a ping without nonce")
 
-            s.send({"type": "hello"})
-            s.expect("welcome")
-            rec.keep("spectate", "client", s.send({"type": "spectate", "match": MATCH}), "watch the match as a spectator")
-            s.expect("view", "presence")
-            rec.keep("presence", "server", a.expect("presence")[0],
-                     "who is connected: seat 0 has a connection, seat 1 none, one spectator")
+        a.send({"type": "join", "match": MATCH, "token": "not-a-token"})
+        rec.keep("error_bad_token", "server", a.expect("error")[0], "join with a token of no seat")
+        a.send({"type": "spectate", "match": "nope"})
+        rec.keep("error_unknown_match", "server", a.expect("error")[0], "join or spectate of an unknown match")
+        a.send({"type": "legal", "match": MATCH})
+        rec.keep("error_not_joined", "server", a.expect("error")[0], "a match message before join/spectate")
 
-            call("take_seat_taken", "POST", f"/api/matches/{MATCH}/seats", {"seat": 0, "name": "Eve"})
-            call("take_seat_bad", "POST", f"/api/matches/{MATCH}/seats", {"seat": 7})
-            seat1 = call("take_seat_second", "POST", f"/api/matches/{MATCH}/seats", {"seat": 1, "name": "Bo"},
-                         note="The last free seat is taken: the server commits `{\"type\": \"start\"}` (seq 1) "
-                              "and every watcher receives its patch.")
-            rec.keep("patch_start", "server", a.expect("patch")[0], "seat 0's patch for commit 1, the start")
+        seat0 = call("take_seat", "POST", f"/api/matches/{MATCH}/seats", {"name": "Ada"})
+        rec.keep("join", "client", a.send({"type": "join", "match": MATCH, "token": seat0["token"]}),
+                 "take seat 0 of the match with the token from POST /api/matches/{match}/seats")
+        rec.keep("view_waiting", "server", a.expect("view", "presence")[0],
+                 "full document of seat 0 before the match starts (seq 0)")
+
+        s.send({"type": "hello"})
+        s.expect("welcome")
+        rec.keep("spectate", "client", s.send({"type": "spectate", "match": MATCH}), "watch the match as a spectator")
+        s.expect("view", "presence")
+        rec.keep("presence", "server", a.expect("presence")[0],
+                 "who is connected: seat 0 has a connection, seat 1 none, one spectator")
+
+        call("take_seat_taken", "POST", f"/api/matches/{MATCH}/seats", {"seat": 0, "name": "Eve"})
+        call("take_seat_bad", "POST", f"/api/matches/{MATCH}/seats", {"seat": 7})
+        seat1 = call("take_seat_second", "POST", f"/api/matches/{MATCH}/seats", {"seat": 1, "name": "Bo"},
+                     note="The last free seat is taken: the server commits `{\"type\": \"start\"}` (seq 1) "
+                          "and every watcher receives its patch.")
+        rec.keep("patch_start", "server", a.expect("patch")[0], "seat 0's patch for commit 1, the start")
+        s.expect("patch")
+        call("take_seat_full", "POST", f"/api/matches/{MATCH}/seats", {})
+        call("log_live", "GET", f"/api/matches/{MATCH}/log")
+        call("replay_live_seat", "GET", f"/api/matches/{MATCH}/replay?seat=1")
+        call("fork_live", "POST", f"/api/matches/{MATCH}/fork", {"seq": 1})
+
+        with http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack", "teahouse.v1.json"]) as wb:
+            b = Conn(wb, "msgpack")
+            b.send({"type": "hello", "client": "example-bot"})
+            rec.keep("welcome_msgpack", "server", b.expect("welcome")[0],
+                     "answer to hello on a msgpack connection")
+            rec.keep("join_since", "client", b.send({"type": "join", "match": MATCH, "token": seat1["token"], "since": 0}),
+                     "join seat 1 holding the document at seq 0: patches since then, or a full view")
+            rec.keep("view", "server", b.expect("view", "presence")[0],
+                     "seat 1's full document at seq 1 (its audience had no kept patches)")
+            a.expect("presence")
+            s.expect("presence")
+
+            rec.keep("legal", "client", a.send({"type": "legal", "match": MATCH}), "ask for seat 0's legal moves")
+            legal = a.expect("legal_moves")[0]
+            rec.keep("legal_moves", "server", legal, "seat 0's legal moves at seq 1")
+            b.send({"type": "legal", "match": MATCH})
+            rec.keep("legal_moves_none", "server", b.expect("legal_moves")[0], "not this seat's turn: no moves")
+
+            rec.keep("move", "client", a.send({"type": "move", "match": MATCH, "id": "a-1",
+                                               "command": legal["moves"][0]}),
+                     "seat 0 plays a command taken from legal_moves")
+            p2, ack = a.expect("patch", "ack")
+            rec.keep("patch", "server", p2, "seat 0's patch for commit 2 (sent before the ack)")
+            rec.keep("ack", "server", ack, "the move a-1 is commit 2")
+            b.expect("patch")
             s.expect("patch")
-            call("take_seat_full", "POST", f"/api/matches/{MATCH}/seats", {})
-            call("log_live", "GET", f"/api/matches/{MATCH}/log")
-            call("replay_live_seat", "GET", f"/api/matches/{MATCH}/replay?seat=1")
-            call("fork_live", "POST", f"/api/matches/{MATCH}/fork", {"seq": 1})
+            a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
+            rec.keep("ack_retry", "server", a.expect("ack")[0],
+                     "the same move id again: the same ack, nothing committed")
+            rec.keep("move_with_seat", "client", a.send({"type": "move", "match": MATCH, "id": "a-2", "seat": 0,
+                                                         "command": legal["moves"][1]}),
+                     "a move naming its seat (optional; checked against the joined seat)")
+            rec.keep("reject", "server", a.expect("reject")[0], "the game refuses the move with its own code")
+            a.send({"type": "move", "match": MATCH, "id": "a-3", "seat": 1, "command": legal["moves"][1]})
+            rec.keep("error_wrong_seat", "server", a.expect("error")[0], "a move naming another seat")
+            s.send({"type": "move", "match": MATCH, "id": "s-1", "command": {"type": "take_card"}})
+            rec.keep("error_not_seated", "server", s.expect("error")[0], "a spectator tried to move")
 
-            with http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack", "teahouse.v1.json"]) as wb:
-                b = Conn(wb, "msgpack")
-                b.send({"type": "hello", "client": "example-bot"})
-                rec.keep("welcome_msgpack", "server", b.expect("welcome")[0],
-                         "answer to hello on a msgpack connection")
-                rec.keep("join_since", "client", b.send({"type": "join", "match": MATCH, "token": seat1["token"], "since": 0}),
-                         "join seat 1 holding the document at seq 0: patches since then, or a full view")
-                rec.keep("view", "server", b.expect("view", "presence")[0],
-                         "seat 1's full document at seq 1 (its audience had no kept patches)")
-                a.expect("presence")
-                s.expect("presence")
+            rec.keep("resync", "client", a.send({"type": "resync", "match": MATCH, "since": 1}),
+                     "seat 0 holds seq 1 and asks for what follows")
+            rec.keep("patch_resync", "server", a.expect("patch")[0], "the kept patch after seq 1")
+            a.send({"type": "resync", "match": MATCH, "since": 99})
+            a.expect("view")
 
-                rec.keep("legal", "client", a.send({"type": "legal", "match": MATCH}), "ask for seat 0's legal moves")
-                legal = a.expect("legal_moves")[0]
-                rec.keep("legal_moves", "server", legal, "seat 0's legal moves at seq 1")
-                b.send({"type": "legal", "match": MATCH})
-                rec.keep("legal_moves_none", "server", b.expect("legal_moves")[0], "not this seat's turn: no moves")
+            # protocol faults, each answered by an error that leaves the session open
+            faults: list[tuple[str, bytes | str, str]] = [
+                ("not JSON", "{oops", "bad_frame"),
+                ("text frame on msgpack", '{"type":"ping"}', "bad_frame"),
+                ("truncated msgpack", bytes.fromhex("82a474797065"), "bad_frame"),
+                ("not a map", "[1,2]", "not_a_map"),
+                ("no type", '{"match":"x"}', "bad_field"),
+                ("unknown type", '{"type":"shout"}', "unknown_type"),
+                ("missing field", '{"type":"resync","match":"Xq3vN8kPz2Lm"}', "bad_field"),
+                ("wrong type", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":"1"}', "bad_field"),
+                ("bool for int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":true}', "bad_field"),
+                ("negative int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":-1}', "bad_field"),
+                ("float for int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":1.0}', "bad_field"),
+                ("id too long", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"' + "x" * 65
+                 + '","command":{"type":"take_card"}}', "bad_field"),
+                ("command without type", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"a-9","command":{}}',
+                 "bad_field"),
+                ("non-string key in command", msgpack.packb(
+                    {"type": "move", "match": MATCH, "id": "a-9", "command": {"type": "take_card", 1: 1}}),
+                 "bad_field"),
+                ("empty move id", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"","command":{"type":"take_card"}}',
+                 "bad_field"),
+                ("float in a command", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"a-9","command":'
+                 '{"type":"take_card","target_cell":3.0}}', "bad_field"),
+                ("bin where a string is expected", msgpack.packb(
+                    {"type": "leave", "match": MATCH.encode()}, use_bin_type=True), "bad_field"),
+            ]
+            for name, frame, code in faults:
+                conn = s if name == "text frame on msgpack" else (b if isinstance(frame, bytes) else a)
+                conn.send_raw(frame)
+                err = conn.expect("error")[0]
+                assert err["code"] == code, (name, err)
+                entry: dict[str, Any] = {"name": name, "code": code}
+                if isinstance(frame, bytes):
+                    entry["msgpack_hex"] = frame.hex()
+                else:
+                    entry["json"] = frame
+                    entry["connection"] = "msgpack" if conn is s else "json"
+                rec.invalid.append(entry)
+                if name == "bool for int":
+                    rec.keep("error_bad_field", "server", err, "a field of the wrong type")
+                if name == "unknown type":
+                    rec.keep("error_unknown_type", "server", err, "a message type v1 does not know")
+                if name == "not JSON":
+                    rec.keep("error_bad_frame", "server", err, "a frame that does not decode")
+            big = {"type": "ping", "nonce": "x", "pad": "y" * 70_000}
+            a.send(big)
+            err = a.expect("error")[0]
+            assert err["code"] == "frame_too_large"
+            rec.keep("error_frame_too_large", "server", err, "a frame above 64 KiB")
+            rec.invalid.append({"name": "frame above 64 KiB", "json": '{"type":"ping","pad":"y…(70000)"}',
+                                "connection": "json", "code": "frame_too_large"})
 
-                rec.keep("move", "client", a.send({"type": "move", "match": MATCH, "id": "a-1",
-                                                   "command": legal["moves"][0]}),
-                         "seat 0 plays a command taken from legal_moves")
-                p2, ack = a.expect("patch", "ack")
-                rec.keep("patch", "server", p2, "seat 0's patch for commit 2 (sent before the ack)")
-                rec.keep("ack", "server", ack, "the move a-1 is commit 2")
-                b.expect("patch")
-                s.expect("patch")
-                a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
-                rec.keep("ack_retry", "server", a.expect("ack")[0],
-                         "the same move id again: the same ack, nothing committed")
-                rec.keep("move_with_seat", "client", a.send({"type": "move", "match": MATCH, "id": "a-2", "seat": 0,
-                                                             "command": legal["moves"][1]}),
-                         "a move naming its seat (optional; checked against the joined seat)")
-                rec.keep("reject", "server", a.expect("reject")[0], "the game refuses the move with its own code")
-                a.send({"type": "move", "match": MATCH, "id": "a-3", "seat": 1, "command": legal["moves"][1]})
-                rec.keep("error_wrong_seat", "server", a.expect("error")[0], "a move naming another seat")
-                s.send({"type": "move", "match": MATCH, "id": "s-1", "command": {"type": "take_card"}})
-                rec.keep("error_not_seated", "server", s.expect("error")[0], "a spectator tried to move")
-
-                rec.keep("resync", "client", a.send({"type": "resync", "match": MATCH, "since": 1}),
-                         "seat 0 holds seq 1 and asks for what follows")
-                rec.keep("patch_resync", "server", a.expect("patch")[0], "the kept patch after seq 1")
-                a.send({"type": "resync", "match": MATCH, "since": 99})
-                a.expect("view")
-
-                # protocol faults, each answered by an error that leaves the session open
-                faults: list[tuple[str, bytes | str, str]] = [
-                    ("not JSON", "{oops", "bad_frame"),
-                    ("text frame on msgpack", '{"type":"ping"}', "bad_frame"),
-                    ("truncated msgpack", bytes.fromhex("82a474797065"), "bad_frame"),
-                    ("not a map", "[1,2]", "not_a_map"),
-                    ("no type", '{"match":"x"}', "bad_field"),
-                    ("unknown type", '{"type":"shout"}', "unknown_type"),
-                    ("missing field", '{"type":"resync","match":"Xq3vN8kPz2Lm"}', "bad_field"),
-                    ("wrong type", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":"1"}', "bad_field"),
-                    ("bool for int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":true}', "bad_field"),
-                    ("negative int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":-1}', "bad_field"),
-                    ("float for int", '{"type":"resync","match":"Xq3vN8kPz2Lm","since":1.0}', "bad_field"),
-                    ("id too long", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"' + "x" * 65
-                     + '","command":{"type":"take_card"}}', "bad_field"),
-                    ("command without type", '{"type":"move","match":"Xq3vN8kPz2Lm","id":"a-9","command":{}}',
-                     "bad_field"),
-                    ("non-string key in command", msgpack.packb(
-                        {"type": "move", "match": MATCH, "id": "a-9", "command": {"type": "take_card", 1: 1}}),
-                     "bad_field"),
-                    ("bin where a string is expected", msgpack.packb(
-                        {"type": "leave", "match": MATCH.encode()}, use_bin_type=True), "bad_field"),
-                ]
-                for name, frame, code in faults:
-                    conn = s if name == "text frame on msgpack" else (b if isinstance(frame, bytes) else a)
-                    conn.send_raw(frame)
-                    err = conn.expect("error")[0]
-                    assert err["code"] == code, (name, err)
-                    entry: dict[str, Any] = {"name": name, "code": code}
-                    if isinstance(frame, bytes):
-                        entry["msgpack_hex"] = frame.hex()
-                    else:
-                        entry["json"] = frame
-                        entry["connection"] = "msgpack" if conn is s else "json"
-                    rec.invalid.append(entry)
-                    if name == "bool for int":
-                        rec.keep("error_bad_field", "server", err, "a field of the wrong type")
-                    if name == "unknown type":
-                        rec.keep("error_unknown_type", "server", err, "a message type v1 does not know")
-                    if name == "not JSON":
-                        rec.keep("error_bad_frame", "server", err, "a frame that does not decode")
-                big = {"type": "ping", "nonce": "x", "pad": "y" * 70_000}
-                a.send(big)
-                err = a.expect("error")[0]
-                assert err["code"] == "frame_too_large"
-                rec.keep("error_frame_too_large", "server", err, "a frame above 64 KiB")
-                rec.invalid.append({"name": "frame above 64 KiB", "json": '{"type":"ping","pad":"y…(70000)"}',
-                                    "connection": "json", "code": "frame_too_large"})
-
-                # play the match to its end with the first legal move of whoever is to act
-                conns = {0: a, 1: b}
-                n = 0
-                while not a.doc["status"]["finished"]:
-                    seat = a.doc["status"]["to_act"][0]
-                    c = conns[seat]
-                    c.send({"type": "legal", "match": MATCH})
-                    moves = c.expect("legal_moves")[0]["moves"]
-                    n += 1
-                    c.send({"type": "move", "match": MATCH, "id": f"m{n}", "command": moves[-1]})
-                    got = c.expect("patch")
-                    others = [x for x in (a, b, s) if x is not c]
+            # play the match to its end with the first legal move of whoever is to act
+            conns = {0: a, 1: b}
+            n = 0
+            while not a.doc["status"]["finished"]:
+                seat = a.doc["status"]["to_act"][0]
+                c = conns[seat]
+                c.send({"type": "legal", "match": MATCH})
+                moves = c.expect("legal_moves")[0]["moves"]
+                n += 1
+                c.send({"type": "move", "match": MATCH, "id": f"m{n}", "command": moves[-1]})
+                got = c.expect("patch")
+                others = [x for x in (a, b, s) if x is not c]
+                for o in others:
+                    o.expect("patch")
+                if got[0]["ops"] and c.doc["status"]["finished"]:
+                    fin = c.expect("finished", "ack")[0]
                     for o in others:
-                        o.expect("patch")
-                    if got[0]["ops"] and c.doc["status"]["finished"]:
-                        fin = c.expect("finished", "ack")[0]
-                        for o in others:
-                            o.expect("finished")
-                        rec.keep("finished", "server", fin, "the match is over: result and revealed seed")
-                        rec.keep("patch_final", "server", got[0], "seat's patch for the final commit")
-                    else:
-                        c.expect("ack")
-                last_seq = a.seq
-                # Close b and wait until the server has let go of it (everyone sees its presence
-                # go), so that leaving the block does not cancel the app mid-teardown.
-                wb.close(1000)
-                a.expect("presence")
-                s.expect("presence")
+                        o.expect("finished")
+                    rec.keep("finished", "server", fin, "the match is over: result and revealed seed")
+                    rec.keep("patch_final", "server", got[0], "seat's patch for the final commit")
+                else:
+                    c.expect("ack")
+            last_seq = a.seq
+            # Close b and wait until the server has let go of it (everyone sees its presence
+            # go), so that leaving the block does not cancel the app mid-teardown.
+            wb.close(1000)
+            a.expect("presence")
+            s.expect("presence")
 
-            rec.keep("leave", "client", a.send({"type": "leave", "match": MATCH}), "stop watching the match")
-            rec.keep("left", "server", a.expect("left")[0], "answer to leave")
-            rec.keep("presence_after", "server", s.expect("presence")[0], "nobody holds a seat any more")
-            s.send({"type": "resync", "match": MATCH, "since": last_seq - 1})
-            s.expect("patch")
-            rec.keep("spectate_since", "client", s.send({"type": "spectate", "match": MATCH, "since": last_seq}),
-                     "spectate again holding the latest seq: nothing to catch up")
-            s.expect("finished", "presence")
+        rec.keep("leave", "client", a.send({"type": "leave", "match": MATCH}), "stop watching the match")
+        rec.keep("left", "server", a.expect("left")[0], "answer to leave")
+        rec.keep("presence_after", "server", s.expect("presence")[0], "nobody holds a seat any more")
+        s.send({"type": "resync", "match": MATCH, "since": last_seq - 1})
+        s.expect("patch")
+        rec.keep("spectate_since", "client", s.send({"type": "spectate", "match": MATCH, "since": last_seq}),
+                 "spectate again holding the latest seq: nothing to catch up")
+        s.expect("finished", "presence")
 
-        def short_log(data: dict[str, Any]) -> dict[str, Any]:
-            verify_log(data)
-            return {**data, "commits": data["commits"][:2] + ["… (one entry per commit; shortened here)"]}
+    def short_log(data: dict[str, Any]) -> dict[str, Any]:
+        verify_log(data)
+        return {**data, "commits": data["commits"][:2] + ["… (one entry per commit; shortened here)"]}
 
-        call("log", "GET", f"/api/matches/{MATCH}/log", keep=short_log,
-             note="The example's `commits` list is shortened to its first two entries.")
-        call("replay", "GET", f"/api/matches/{MATCH}/replay?seq=2&seat=1")
-        call("replay_bad_seq", "GET", f"/api/matches/{MATCH}/replay?seq=9999")
-        call("fork", "POST", f"/api/matches/{MATCH}/fork", {"seq": 2})
-        call("fork_bad_seq", "POST", f"/api/matches/{MATCH}/fork", {"seq": last_seq})
+    call("log", "GET", f"/api/matches/{MATCH}/log", keep=short_log,
+         note="The example's `commits` list is shortened to its first two entries.")
+    call("replay", "GET", f"/api/matches/{MATCH}/replay?seq=2&seat=1")
+    call("replay_bad_seq", "GET", f"/api/matches/{MATCH}/replay?seq=9999")
+    call("fork", "POST", f"/api/matches/{MATCH}/fork", {"seq": 2})
+    call("fork_bad_seq", "POST", f"/api/matches/{MATCH}/fork", {"seq": last_seq})
 
 
 def verify_log(log: dict[str, Any]) -> None:

@@ -218,3 +218,21 @@ def test_an_empty_move_id_is_refused():
     # Regression: "" was accepted, and every later move with id "" was answered with the
     # first one's ack as an idempotent retry, so those moves were silently dropped.
     assert _code({"type": "move", "match": M, "id": "", "command": CMD}) == "bad_field"
+
+
+@pytest.mark.parametrize("leaf", [1.5, 2.0, b"B07", bytearray(b"x"), (1, 2), {1, 2}],
+                         ids=["float", "integral-float", "bin", "bytearray", "tuple", "set"])
+def test_commands_hold_only_plain_data(leaf):
+    # Regression: a msgpack bin or ext value, or a float, went through to the game and, if the
+    # game ignored the field, into the log, which then could not be served as JSON.
+    for command in ({"type": "x", "v": leaf}, {"type": "x", "v": [{"w": leaf}]}):
+        assert _code({"type": "move", "match": M, "id": "a", "command": command}) == "bad_field"
+
+
+def test_msgpack_ext_values_in_a_command_are_refused():
+    import msgpack
+
+    from protocol.codec import decode
+
+    raw = msgpack.packb({"type": "move", "match": M, "id": "a", "command": {"type": "x", "v": msgpack.ExtType(1, b"x")}})
+    assert _code(decode(raw, "msgpack")) == "bad_field"

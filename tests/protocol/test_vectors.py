@@ -84,16 +84,26 @@ def test_the_vectors_cover_every_message_type():
     assert server == SERVER_TYPES
 
 
-def test_the_vectors_patches_chain_onto_their_views():
+def test_view_at_0_plus_patches_1_and_2_is_the_replay_at_2():
     by = {e["name"]: e["value"] for e in INDEX}
-    # seat 0's patch for seq 2 applies to the document seat 1 was sent at seq 1 with seat 0's eyes:
-    # views differ per seat, so check the status part, which is common to every audience.
-    status1 = by["view"]["doc"]["status"]
-    after = apply({"status": status1}, [op for op in by["patch"]["ops"] if op["path"][0] == "status"])
-    assert after["status"]["to_act"] == [1]
-    waiting = by["view_waiting"]["doc"]
-    started = apply(waiting, by["patch_start"]["ops"])
-    assert started["status"] == status1 and by["patch_start"]["seq"] == by["view_waiting"]["seq"] + 1
+    waiting, start, second = by["view_waiting"], by["patch_start"], by["patch"]
+    assert (waiting["seq"], start["seq"], second["seq"]) == (0, 1, 2)
+    at_one = apply(waiting["doc"], start["ops"])
+    # Pixies shows every audience the same table, so seat 1's full view at seq 1 is seat 0's too.
+    assert at_one == by["view"]["doc"]
+    at_two = apply(at_one, second["ops"])
+    replay = next(c for c in orjson.loads((VECTORS / "http.json").read_bytes()) if c["name"] == "replay")
+    assert replay["response"]["seq"] == 2
+    assert at_two == {"view": replay["response"]["view"], "status": replay["response"]["status"]}
+    assert by["patch_resync"] == second
+
+
+def test_the_final_patch_and_finished_agree():
+    by = {e["name"]: e["value"] for e in INDEX}
+    final, finished = by["patch_final"], by["finished"]
+    assert final["seq"] == finished["seq"]
+    (result,) = [op["value"] for op in final["ops"] if op["path"] == ["status", "result"]]
+    assert result == finished["result"]
 
 
 @pytest.mark.parametrize("case", orjson.loads((VECTORS / "invalid.json").read_bytes()),
