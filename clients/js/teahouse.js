@@ -569,6 +569,18 @@ export class TeahouseClient {
     return this._call("GET", "/api/matches" + (state ? `?state=${encodeURIComponent(state)}` : ""));
   }
 
+  /** The public facts a client needs to draw a game (boards, card faces, tiles):
+   * {game, players, reference}. */
+  gameReference(game, players = null) {
+    const q = players === null ? "" : `?players=${encodeURIComponent(players)}`;
+    return this._call("GET", `/api/games/${encodeURIComponent(game)}/reference${q}`);
+  }
+
+  /** The reference data of a match's game, for its options and seat count. */
+  reference(match) {
+    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/reference`);
+  }
+
   /** The raw log of a finished match, with its revealed seed. */
   log(match) {
     return this._call("GET", `/api/matches/${encodeURIComponent(match)}/log`);

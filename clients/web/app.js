@@ -3,7 +3,7 @@
 //   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
 //   #/replay/<id>[?seat=S&seq=N]  step through a match as audience S (spectators by default)
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
-import { fill, h, moveLabel, renderGeneric, renderPixies, renderStatus, seatLabel } from "./render.js";
+import { fill, h, moveLabel, renderGeneric, renderPixies, renderStatus, seatLabel, usePixiesReference } from "./render.js";
 
 const client = new TeahouseClient();
 const app = document.getElementById("app");
@@ -69,6 +69,16 @@ function gameName(id) {
 
 function names(summary) {
   return (summary?.seats ?? []).map((s) => s.name);
+}
+
+/** The public facts a board needs to draw the game (Pixies: the card faces). */
+async function loadReference(summary) {
+  if (summary.game !== "pixies") return;
+  try {
+    usePixiesReference((await client.reference(summary.match)).reference);
+  } catch (err) {
+    toast(`No card faces: ${explain(err)}`, "error"); // the board still shows the card ids
+  }
 }
 
 async function takeSeat(match, seat = null) {
@@ -212,7 +222,7 @@ async function lobbyScreen() {
 
 async function matchScreen(matchId, params) {
   let summary = await client.match(matchId);
-  await games();
+  await Promise.all([games(), loadReference(summary)]);
   const wanted = params.get("seat");
   const tokens = store.tokens(matchId);
   let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
@@ -413,7 +423,7 @@ async function matchScreen(matchId, params) {
 
 async function replayScreen(matchId, params) {
   const summary = await client.match(matchId);
-  await games();
+  await Promise.all([games(), loadReference(summary)]);
   document.title = `Teahouse — replay ${matchId}`;
   const last = summary.seq;
   const tokens = store.tokens(matchId);

@@ -1,6 +1,14 @@
 // Rendering helpers of the web client: a generic, readable rendering of any game's view as
 // nested panels, the status panel, and a proper board for Pixies. Pure DOM building; no state.
-import { PIXIES_CARDS } from "./pixies-cards.js";
+
+// Pixies card faces by id, from the server's reference data (GET /api/matches/{id}/reference):
+// a view carries only card ids.
+let PIXIES_CARDS = {};
+
+/** Learn the card faces from the game's reference data ({cards: [{id, number, colour, ...}]}). */
+export function usePixiesReference(reference) {
+  PIXIES_CARDS = Object.fromEntries((reference?.cards ?? []).map((c) => [c.id, c]));
+}
 
 /** Build an element: h("div.card.c-blue", {title: "x", onclick}, child, "text", ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -140,10 +148,11 @@ export function pixiesCard(id, attrs = {}) {
   const marks = [];
   if (c.spirals) marks.push(h("span.sp", { title: `${c.spirals} spirals: +${c.spirals}` }, `✦${c.spirals}`));
   if (c.crosses) marks.push(h("span.cr", { title: `${c.crosses} crosses: −${c.crosses}` }, ` ✕${c.crosses}`));
-  if (c.condition) marks.push(h("span.cond", { title: `+1 per visible ${c.condition} card`, style: `color: var(--${c.condition})` }, `★${c.condition[0].toUpperCase()}`));
+  const cond = c.condition?.colour;
+  if (cond) marks.push(h("span.cond", { title: `+1 per visible ${cond} card`, style: `color: var(--${cond})` }, `★${cond[0].toUpperCase()}`));
   const title = `${id}: ${c.number} ${COLOUR_NAME[c.colour]}` +
     (c.spirals ? `, ${c.spirals} spirals` : "") + (c.crosses ? `, ${c.crosses} crosses` : "") +
-    (c.condition ? `, +1 per visible ${c.condition} card` : "");
+    (cond ? `, +1 per visible ${cond} card` : "");
   return h(`div.card.c-${c.colour}`, { title, "data-card": id, ...attrs },
     h("span.n", {}, String(c.number)), h("span.id", {}, id), h("span.marks", {}, marks));
 }

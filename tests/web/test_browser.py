@@ -168,6 +168,8 @@ def test_two_browsers_play_pixies_to_the_end_while_a_third_watches_and_replays(p
         totals = [int(t.inner_text()) for t in page.locator(".area .total").all()]
         assert totals == result["scores"]
     assert final["seed"] in watcher.locator("#status").inner_text()
+    faces = [n.inner_text() for n in ada.locator(".area .card .n").all()]
+    assert faces and all(f.isdigit() for f in faces), "card faces come from the reference data"
     ada.screenshot(path=str(SHOTS / "teahouse-match-final.png"), full_page=True)
 
     # -- the replay screen steps through the match ---------------------------------------------------
