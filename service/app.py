@@ -63,6 +63,7 @@ def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         "listed": rec.listed, "state": state, "created": rec.created,
         "seats": [{"seat": s.seat, "taken": s.taken, "name": s.name} for s in rec.seats],
         "seed_sha256": rec.seed_sha256, "forked_from": _public_fork(rec.forked_from),
+        "turn_seconds": rec.turn_seconds,
     }
     if seq is not None:
         out["seq"] = seq
@@ -133,7 +134,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
     async def create_match(request: Request) -> Response:
         body = await _body(request)
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
-                                   body.get("listed", True))
+                                   body.get("listed", True), turn_seconds=body.get("turn_seconds"))
         return json(_summary(rec, 0), 201)
 
     @handles_errors

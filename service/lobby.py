@@ -19,6 +19,10 @@ from service.runtime import MatchRuntime
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 
+MIN_TURN_SECONDS = 1
+MAX_TURN_SECONDS = 7 * 24 * 3600
+
+
 class LobbyError(Exception):
     """A request the lobby refuses; `status` is the HTTP status it maps to."""
 
@@ -67,7 +71,7 @@ class Lobby:
 
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
-                     forked_from: dict[str, Any] | None = None) -> MatchRecord:
+                     forked_from: dict[str, Any] | None = None, turn_seconds: Any = None) -> MatchRecord:
         if not isinstance(game_id, str) or game_id not in GAMES:
             raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
@@ -79,6 +83,10 @@ class Lobby:
             raise LobbyError("bad_field", "options must be a map")
         if not isinstance(listed, bool):
             raise LobbyError("bad_field", "listed must be true or false")
+        if turn_seconds is not None and (isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int)
+                                         or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS):
+            raise LobbyError("bad_field", f"turn_seconds must be an integer from {MIN_TURN_SECONDS} "
+                             f"to {MAX_TURN_SECONDS}, or null for no clock")
         try:
             game.initial(options, players)  # the engine checks the seat count and the options
         except IllegalMove as exc:
@@ -87,7 +95,8 @@ class Lobby:
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
-            forked_from=forked_from, seats=[SeatRecord(seat=i) for i in range(players)],
+            forked_from=forked_from, turn_seconds=turn_seconds,
+            seats=[SeatRecord(seat=i) for i in range(players)],
         )
         await self.store.create_match(record)
         return record
@@ -109,7 +118,8 @@ class Lobby:
         if seq > 0 and game.status(state)["finished"]:
             raise LobbyError("bad_field", f"the match is already over at seq {seq}; fork from earlier")
         record = await self.create(source.game, source.players, source.options, source.listed,
-                                   forked_from={"match": match_id, "seq": seq, "seed": source.seed})
+                                   forked_from={"match": match_id, "seq": seq, "seed": source.seed},
+                                   turn_seconds=source.turn_seconds)
         for c in commits:
             # The copied commits keep their facts; their move ids belong to the old seats.
             await self.store.append(record.id, Commit(seq=c.seq, seat=c.seat, command=c.command,

@@ -64,6 +64,9 @@ class MatchRuntime:
         self._remote_presence: dict[str, tuple[list[int], int]] = {}
         self._sent_presence: dict[str, Any] | None = None
         self._presence_task: asyncio.Task | None = None
+        self.last_ts = 0  # the latest commit's time: the turn clock runs from it
+        self.deadline: int | None = None
+        self._clock_task: asyncio.Task | None = None
 
     @property
     def idle(self) -> bool:
@@ -86,6 +89,7 @@ class MatchRuntime:
         for c in await self.store.read(self.id, self.seq):
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
+        self._arm_clock()
         if self.store.shared:
             self._presence_task = asyncio.create_task(self._follow_presence(), name=f"presence {self.id}")
 
@@ -114,6 +118,7 @@ class MatchRuntime:
         for e in c.events:
             self.state = self.game.evolve(self.state, e)
         self.seq = c.seq
+        self.last_ts = c.ts
         if c.move_id is not None:
             self.accepted[(c.seat, c.move_id)] = c.seq
 
@@ -131,6 +136,38 @@ class MatchRuntime:
             self._broadcast_all(Frame(messages.finished(self.id, self.seq, result, self.record.seed)))
         if self.seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(self.id, self.seq, self.state)
+        self._arm_clock()
+
+    # -- the turn clock -------------------------------------------------------------------
+    def _arm_clock(self) -> None:
+        """(Re)start the clock for the current seq. Every node watching the match runs it;
+        the clock's move id makes the timed-out move commit once whichever node fires first."""
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+        status = self.game.status(self.state)
+        running = bool(self.record.turn_seconds) and self.seq > 0 and not status["finished"] and status["to_act"]
+        deadline = self.last_ts + (self.record.turn_seconds or 0) * 1000 if running else None
+        if deadline != self.deadline or running:
+            self.deadline = deadline
+            self._broadcast_all(Frame(messages.clock(self.id, self.seq, deadline)))
+        if deadline is not None:
+            self._clock_task = asyncio.create_task(self._expire(self.seq, deadline), name=f"clock {self.id}")
+
+    async def _expire(self, seq: int, deadline: int) -> None:
+        await asyncio.sleep(max(0.0, deadline / 1000 - time.time()))
+        if self.seq != seq or self.closed:
+            return
+        for seat in self.game.status(self.state)["to_act"]:
+            moves = self.game.legal_moves(self.state, seat)
+            if not moves or self.seq != seq:
+                continue
+            try:
+                await self.submit(seat, moves[0], f"clock:{seq}:{seat}")
+            except (IllegalMove, Busy):
+                pass  # the state moved on under the clock: the new seq has a clock of its own
+            except Exception:
+                log.exception("turn clock of %s failed at seq %d", self.id, seq)
 
     # -- commands -------------------------------------------------------------------------
     async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None) -> int:
@@ -182,6 +219,8 @@ class MatchRuntime:
                                                     self.record.seed)).encoded(watcher.encoding))
         if not self._broadcast_presence():
             watcher.deliver(Frame(self.presence()).encoded(watcher.encoding))
+        if self.deadline is not None:
+            watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
 
     def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         frames = self.projection.since(audience, since) if since is not None else None
@@ -255,7 +294,7 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.closed = True
-        for task in (self._tail_task, self._presence_task):
+        for task in (self._tail_task, self._presence_task, self._clock_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -39,6 +39,7 @@ class MatchView:
         self.doc: dict[str, Any] = {}
         self.presence: dict[str, Any] | None = None
         self.finished: dict[str, Any] | None = None
+        self.deadline: int | None = None  # the turn clock, ms since the epoch (None: no clock)
         self.resyncs = 0
         self._changed = asyncio.Condition()
 
@@ -258,6 +259,9 @@ class Connection:
         elif kind == "presence" and mv is not None:
             mv.presence = msg
             await mv._notify()
+        elif kind == "clock" and mv is not None:
+            mv.deadline = msg["deadline"]
+            await mv._notify()
         elif kind == "finished" and mv is not None:
             mv.finished = msg
             await mv._notify()
@@ -289,9 +293,12 @@ class TeahouseClient:
         return data
 
     async def create_match(self, game: str, players: int, options: dict[str, Any] | None = None,
-                           listed: bool = True) -> dict[str, Any]:
-        return await self._call("POST", "/api/matches", json={"game": game, "players": players,
-                                                              "options": options or {}, "listed": listed})
+                           listed: bool = True, turn_seconds: int | None = None) -> dict[str, Any]:
+        """Create a match. With `turn_seconds`, a seat that does not move in time has its
+        first legal move played for it."""
+        return await self._call("POST", "/api/matches", json={
+            "game": game, "players": players, "options": options or {}, "listed": listed,
+            "turn_seconds": turn_seconds})
 
     async def take_seat(self, match: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
         return await self._call("POST", f"/api/matches/{match}/seats", json={"seat": seat, "name": name})

@@ -62,6 +62,7 @@ class MatchRecord:
     seed_sha256: str
     created: int
     forked_from: dict[str, Any] | None = None
+    turn_seconds: int | None = None  # the turn clock; None: no clock
     finished: bool = False
     result: dict[str, Any] | None = None
     seats: list[SeatRecord] = field(default_factory=list)
