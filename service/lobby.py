@@ -18,7 +18,6 @@ from service.games.chance import new_seed, seed_commitment
 from service.runtime import MatchRuntime
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
-
 MIN_TURN_SECONDS = 1
 MAX_TURN_SECONDS = 7 * 24 * 3600
 
