@@ -2,9 +2,10 @@
 //
 // A dependency-free ES module for browsers and Node >= 20 (Node 20 needs
 // `--experimental-websocket`, or pass `{ WebSocket }` from any implementation; Node >= 22 has it).
-// It mirrors clients/python/client.py and follows protocol/SPEC.md: JSON subprotocol
-// `teahouse.v1.json`, one `view` per join, then one `patch` per commit, applied here exactly as
-// protocol/patch.py applies it (SPEC §6), with seq continuity and resync (SPEC §6.6).
+// It mirrors clients/python/client.py and follows protocol/SPEC.md: subprotocol
+// `teahouse.v1.json` (the default) or `teahouse.v1.msgpack` (`{ encoding: "msgpack" }`, with the
+// small codec in ./msgpack.js), one `view` per join, then one `patch` per commit, applied here
+// exactly as protocol/patch.py applies it (SPEC §6), with seq continuity and resync (SPEC §6.6).
 //
 //   import { TeahouseClient } from "./teahouse.js";
 //   const client = new TeahouseClient("http://127.0.0.1:8000");
@@ -15,8 +16,10 @@
 //   game.onChange(() => render(game.view, game.status));
 //   if (game.myTurn) await conn.move(m.match, (await conn.legalMoves(m.match))[0]);
 
+import { decode as unpack, encode as pack } from "./msgpack.js";
+
 export const PROTOCOL_VERSION = 1;
-export const SUBPROTOCOL = { json: "teahouse.v1.json" };
+export const SUBPROTOCOL = { json: "teahouse.v1.json", msgpack: "teahouse.v1.msgpack" };
 export const CLIENT_NAME = "teahouse-js/0.1";
 
 // -- errors ----------------------------------------------------------------------------------
@@ -262,9 +265,10 @@ export class MatchView {
 
 /** A WebSocket session: `await conn.open()`, then join/spectate, move, legalMoves. */
 export class Connection {
-  constructor(wsUrl, { WebSocket: impl, clientName = CLIENT_NAME, timeout = 30000 } = {}) {
+  constructor(wsUrl, { WebSocket: impl, encoding = "json", clientName = CLIENT_NAME, timeout = 30000 } = {}) {
+    if (!(encoding in SUBPROTOCOL)) throw new Error(`unknown encoding ${encoding}; use json or msgpack`);
     this.wsUrl = wsUrl;
-    this.encoding = "json";
+    this.encoding = encoding;
     this.clientName = clientName;
     this.timeout = timeout;
     this.matches = new Map();
@@ -290,7 +294,8 @@ export class Connection {
 
   /** Open the socket and greet; resolves to this connection once `welcome` arrived. */
   async open() {
-    const ws = new this._impl(this.wsUrl, [SUBPROTOCOL.json]);
+    const ws = new this._impl(this.wsUrl, [SUBPROTOCOL[this.encoding]]);
+    ws.binaryType = "arraybuffer";
     this._ws = ws;
     this.closed = null;
     await new Promise((resolve, reject) => {
@@ -298,7 +303,7 @@ export class Connection {
       ws.onerror = () => reject(new ConnectionLost(`cannot connect to ${this.wsUrl}`));
       ws.onclose = (ev) => reject(new ConnectionLost(`closed while connecting (${ev.code} ${ev.reason})`));
     });
-    if (ws.protocol !== SUBPROTOCOL.json) {
+    if (ws.protocol !== SUBPROTOCOL[this.encoding]) {
       // The server speaks none of what we offered; it closes with 4406 and says why.
       const ev = await new Promise((resolve) => { ws.onclose = resolve; });
       throw new ConnectionLost(`the server refused the protocol (${ev.code} ${ev.reason})`);
@@ -405,7 +410,7 @@ export class Connection {
 
   _send(msg) {
     if (this.lost) throw new ConnectionLost();
-    this._ws.send(JSON.stringify(msg));
+    this._ws.send(this.encoding === "msgpack" ? pack(msg) : JSON.stringify(msg));
   }
 
   _expect(key) {
@@ -458,9 +463,10 @@ export class Connection {
   _onFrame(data) {
     let msg;
     try {
-      msg = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
+      if (this.encoding === "msgpack") msg = unpack(data);
+      else msg = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
     } catch {
-      return; // the server sends valid JSON; nothing to do with junk
+      return; // the server sends valid frames; nothing to do with junk
     }
     this._dispatch(msg);
   }
@@ -508,11 +514,12 @@ export class Connection {
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
 export class TeahouseClient {
   /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
-  constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl } = {}) {
+  constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl, encoding = "json" } = {}) {
     const base = url ?? globalThis.location?.origin;
     if (!base) throw new Error("TeahouseClient needs the server's URL");
     this.url = base.replace(/\/+$/, "");
     this._wsImpl = impl;
+    this.encoding = encoding;
     this._fetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
   }
 
@@ -522,7 +529,7 @@ export class TeahouseClient {
 
   /** A new, unopened Connection: `await client.connect().open()`. */
   connect(options = {}) {
-    return new Connection(this.wsUrl, { WebSocket: this._wsImpl, ...options });
+    return new Connection(this.wsUrl, { WebSocket: this._wsImpl, encoding: this.encoding, ...options });
   }
 
   async _call(method, path, body = undefined) {

@@ -26,8 +26,12 @@ async function playSeat(conn, game, pick) {
   }
 }
 
-test("two JS seats and a JS spectator play Pixies to the end on a real server", { skip, timeout: 60000 }, async () => {
-  const client = new TeahouseClient(URL_);
+for (const encoding of ["json", "msgpack"]) {
+  test(`two JS seats and a JS spectator play Pixies to the end on a real server (${encoding})`, { skip, timeout: 60000 }, () => playMatch(encoding));
+}
+
+async function playMatch(encoding) {
+  const client = new TeahouseClient(URL_, { encoding });
   const games = await client.games();
   assert.ok(games.some((g) => g.id === "pixies"));
   const m = await client.createMatch("pixies", 2, { options: { first_player: 0 } });
@@ -54,5 +58,8 @@ test("two JS seats and a JS spectator play Pixies to the end on a real server", 
   const rep = await client.replay(m.match);
   assert.ok(deepEqual(watching.doc, { view: rep.view, status: rep.status }));
   assert.equal(views[0].resyncs + views[1].resyncs + watching.resyncs, 0);
+  assert.equal(spectator.welcome.encoding, encoding);
+  const pieces = await client.reference(m.match);
+  assert.equal(pieces.reference.cards.length, 70);
   for (const c of [...conns, spectator]) c.close();
-});
+}
