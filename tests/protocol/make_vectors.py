@@ -69,8 +69,25 @@ def render_frame(name: str, vectors: Path = VECTORS) -> str:
             f"msgpack binary frame ({len(m)} bytes, hex), `vectors/{name}.msgpack`:\n\n```text\n{hex_lines(m)}\n```\n")
 
 
-def _pretty(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+def _inline(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{orjson.dumps(k).decode()}: {_inline(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return orjson.dumps(value).decode()
+
+
+def _pretty(value: Any, indent: int = 0, width: int = 96) -> str:
+    """Indented JSON that keeps short maps and arrays on one line."""
+    flat = _inline(value)
+    if not isinstance(value, (dict, list)) or not value or indent + len(flat) <= width:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{orjson.dumps(k).decode()}: {_pretty(v, indent + 2, width)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + _pretty(v, indent + 2, width) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def render_http(call: dict[str, Any]) -> str:
