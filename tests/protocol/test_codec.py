@@ -74,3 +74,15 @@ def test_the_error_message_names_the_encoding():
     with pytest.raises(ProtocolError) as e:
         decode("{oops", "json")
     assert "json" in e.value.message
+
+
+@pytest.mark.parametrize("frame, encoding", [
+    (b"\x91" * 100_000 + b"\xc0", "msgpack"),        # arrays nested 100 000 deep
+    ("[" * 100_000 + "]" * 100_000, "json"),
+    (b"\xdd\xff\xff\xff\xff", "msgpack"),           # claims 4 billion array items, holds none
+    (b"\xdb\xff\xff\xff\xff", "msgpack"),           # claims a 4 GiB string
+], ids=["deep-msgpack", "deep-json", "huge-array-header", "huge-str-header"])
+def test_hostile_frames_are_bad_frame_not_a_crash(frame, encoding):
+    with pytest.raises(ProtocolError) as e:
+        decode(frame, encoding)
+    assert e.value.code == "bad_frame"
