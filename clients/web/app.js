@@ -112,7 +112,7 @@ async function lobbyScreen() {
   const list = await games();
   const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}–${g.max_players} players)`)));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
-  const options = h("input", { id: "new-options", name: "options", placeholder: '{"first_player": 0}', style: "width: 14rem", class: "mono" });
+  const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   const pick = () => {
@@ -448,12 +448,22 @@ async function replayScreen(matchId, params) {
     seq = Math.min(Math.max(n, 0), last);
     show();
   };
+  async function fork() {
+    try {
+      const m = await client.fork(matchId, seq);
+      toast(`New match ${m.match} from seq ${seq}: take a seat`);
+      location.hash = `#/match/${m.match}`;
+    } catch (err) {
+      toast(`Cannot fork: ${explain(err)}`, "error");
+    }
+  }
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
 
   fill(app, 
     h("div.panel", {},
       h("div.row", {}, h("h1.grow", {}, "Replay: ", gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
         h(`span.badge.${summary.state}`, {}, summary.state),
+        finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq", onclick: fork }, "Fork from here") : null,
         h("a.button.small.secondary", { href: `#/match/${matchId}` }, finished ? "Final table" : "Live table")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
         btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),

@@ -59,6 +59,12 @@ class Pages:
 
 
 @pytest.fixture
+def api(web_server: ServerProcess):
+    with httpx.Client(base_url=web_server.url, timeout=10) as client:
+        yield client
+
+
+@pytest.fixture
 def pages(browser, web_server: ServerProcess):
     p = Pages(browser, web_server.url)
     yield p
@@ -75,8 +81,7 @@ def wait_seq(page, at_least: int) -> None:
         arg=at_least)
 
 
-def test_two_browsers_play_pixies_to_the_end_while_a_third_watches_and_replays(pages, web_server):
-    api = httpx.Client(base_url=web_server.url, timeout=10)
+def test_two_browsers_play_pixies_to_the_end_while_a_third_watches_and_replays(pages, web_server, api):
 
     # -- the lobby: Ada creates a 2-player Pixies match and sits down --------------------------
     ada = pages.new("ada")
@@ -200,23 +205,40 @@ def test_two_browsers_play_pixies_to_the_end_while_a_third_watches_and_replays(p
     ada.wait_for_selector(f"body[data-replay-seq='{middle + 1}']")
     ada.screenshot(path=str(SHOTS / "teahouse-replay.png"), full_page=True)
 
+    # -- and forks a new match from there: same table, free seats -----------------------------------
+    ada.click("#replay-fork")
+    ada.wait_for_url(re.compile(r"#/match/[\w-]+$"))
+    fork = re.search(r"#/match/([\w-]+)", ada.url).group(1)
+    assert fork != match
+    assert api.get(f"/api/matches/{fork}").json()["forked_from"]["seq"] == middle + 1
+    ada.wait_for_selector("button.take-seat[data-seat='1']")
+    forked_market = [c.get_attribute("data-card") for c in ada.locator(".market .card").all()]
+    at = api.get(f"/api/matches/{match}/replay", params={"seq": middle + 1}).json()
+    assert forked_market == at["view"]["market"]
+
     assert pages.errors == []
-    api.close()
 
 
-def test_lobby_lists_matches_and_renders_other_games_generically(pages, web_server):
-    api = httpx.Client(base_url=web_server.url, timeout=10)
-    created = api.post("/api/matches", json={"game": "khan", "players": 2}).json()
-    for name in ("p0", "p1"):
-        api.post(f"/api/matches/{created['match']}/seats", json={"name": name})
+def test_any_game_is_playable_from_its_generic_panels(pages, web_server, api):
+    created = api.post("/api/matches", json={"game": "khan", "players": 2, "options": {"start_player": 0}}).json()
+    mid = created["match"]
+    api.post(f"/api/matches/{mid}/seats", json={"seat": 1, "name": "p1"})
     page = pages.new("khan")
     page.goto(web_server.url + "/web/")
-    page.locator(f'tr[data-match="{created["match"]}"] a.watch').click()
-    page.wait_for_selector("#board .tree")
+    row = page.locator(f'tr[data-match="{mid}"]')
+    assert "open" in row.inner_text() and "p1" in row.inner_text()
+    page.screenshot(path=str(SHOTS / "teahouse-lobby.png"), full_page=True)
+    row.locator("button.take-seat", has_text="Take seat 0").click()
+    page.wait_for_url(re.compile(rf"#/match/{mid}\?seat=0"))
     wait_seq(page, 1)
+    page.wait_for_selector("#board .tree")
     text = page.locator("#board").inner_text()
-    assert "rulers" in text and "board" in text
-    assert "p0 (seat 0)" in page.locator("#presence").inner_text()
-    page.screenshot(path=str(SHOTS / "teahouse-khan-spectator.png"), full_page=True)
+    assert "rulers" in text and "camps" in text
+    assert "p1 (seat 1)" in page.locator("#presence").inner_text()
+    to_act = api.get(f"/api/matches/{mid}/replay").json()["status"]["to_act"]
+    assert to_act == [0]
+    page.locator("#legal-moves button.move").first.click()
+    wait_seq(page, 2)
+    assert api.get(f"/api/matches/{mid}").json()["seq"] == 2
+    page.screenshot(path=str(SHOTS / "teahouse-khan-seat.png"), full_page=True)
     assert pages.errors == []
-    api.close()
