@@ -69,3 +69,83 @@ def test_http_calls_answer_the_same_statuses_and_codes(live):
 def test_the_unsupported_subprotocol_close(live):
     close = orjson.loads((VECTORS / "close.json").read_bytes())
     assert live.unsupported == (close["code"], close["reason"])
+
+
+# -- SPEC §1.3, §8, §9 on a real server process (uvicorn, as `teahouse serve` runs it) --------------
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from tests.support.server import ServerProcess
+
+    tmp = tmp_path_factory.mktemp("transport")
+    proc = ServerProcess(f"sqlite:{tmp / 'store'}", tmp / "server.log").start()
+    yield proc
+    proc.stop()
+
+
+def _ws_url(server) -> str:
+    return server.url.replace("http://", "ws://") + "/ws"
+
+
+async def test_an_unknown_subprotocol_is_closed_with_4406(server):
+    import websockets
+
+    async with websockets.connect(_ws_url(server), subprotocols=["teahouse.v9.cbor"]) as ws:
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+    assert ws.close_code == 4406
+    assert "teahouse.v1.msgpack" in ws.close_reason
+
+
+async def test_no_subprotocol_at_all_is_closed_with_4406(server):
+    import websockets
+
+    async with websockets.connect(_ws_url(server)) as ws:
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+    assert ws.close_code == 4406 and "offered: none" in ws.close_reason
+
+
+async def test_permessage_deflate_is_declined(server):
+    import websockets
+
+    async with websockets.connect(_ws_url(server), subprotocols=["teahouse.v1.json"]) as ws:  # offers deflate
+        assert ws.subprotocol == "teahouse.v1.json"
+        assert not ws.protocol.extensions
+
+
+async def test_frame_limits_64_kib_is_an_error_1_mib_closes_1009(server):
+    import websockets
+
+    from protocol.codec import decode, encode
+
+    async with websockets.connect(_ws_url(server), subprotocols=["teahouse.v1.msgpack"], compression=None,
+                                  max_size=2**24) as ws:
+        await ws.send(encode({"type": "hello"}, "msgpack"))
+        assert decode(await ws.recv(), "msgpack")["type"] == "welcome"
+        await ws.send('{"type":"ping"}')  # a text frame on a msgpack connection
+        assert decode(await ws.recv(), "msgpack")["code"] == "bad_frame"
+        await ws.send(encode({"type": "ping", "pad": "x" * 70_000}, "msgpack"))
+        assert decode(await ws.recv(), "msgpack")["code"] == "frame_too_large"
+        await ws.send(encode({"type": "ping", "nonce": 7}, "msgpack"))  # still open
+        assert decode(await ws.recv(), "msgpack") == {"type": "pong", "nonce": 7}
+        await ws.send(b"\x00" * ((1 << 20) + 1))  # one byte over 1 MiB
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+    assert ws.close_code == 1009
+
+
+def test_the_513th_queued_frame_cuts_the_connection_with_4408():
+    # SPEC §8/§9: the outbox holds 512 frames; a client that lets it fill is closed with 4408.
+    from service.session import OUTBOX, Session
+
+    cuts: list[tuple[int, str]] = []
+    session = Session(None, "json", lambda code, reason: cuts.append((code, reason)))  # type: ignore[arg-type]
+    assert OUTBOX == 512
+    for _ in range(OUTBOX):
+        session.deliver(b"{}")
+    assert cuts == []
+    session.deliver(b"{}")
+    assert cuts == [(4408, "slow consumer: reconnect and resync")]
+    session.deliver(b"{}")  # nothing more is queued or reported once cut
+    assert len(cuts) == 1 and session.outbox.qsize() == OUTBOX
