@@ -1,0 +1,59 @@
+"""SPEC.md against the server's constants and codes, so the document cannot quietly go stale."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.protocol.make_vectors import SPEC
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXT = SPEC.read_text()
+
+
+def _section(number: int) -> str:
+    m = re.search(rf"^## {number}\. .*?(?=^## \d+\. |\Z)", TEXT, re.S | re.M)
+    assert m
+    return m.group(0)
+
+
+def test_the_http_error_codes_the_server_raises_are_in_section_2():
+    listed = set(re.findall(r"^\| \d{3} \| `([a-z_]+)` \|", _section(2), re.M))
+    raised: set[str] = set()
+    for path in (ROOT / "service").glob("*.py"):
+        raised |= set(re.findall(r'(?:LobbyError|problem)\(\s*"([a-z_]+)"', path.read_text()))
+    assert raised, "found no LobbyError in service/"
+    assert raised <= listed, raised - listed
+
+
+def test_the_http_statuses_match_section_2():
+    rows = dict((code, int(status)) for status, code in re.findall(r"^\| (\d{3}) \| `([a-z_]+)` \|", _section(2), re.M))
+    for path in (ROOT / "service").glob("*.py"):
+        for code, status in re.findall(r'LobbyError\(\s*"([a-z_]+)"[^)]*?,\s*(\d{3})\)', path.read_text(), re.S):
+            assert rows[code] == int(status), code
+
+
+def test_close_codes_and_limits_match_the_server():
+    from service import app, session
+
+    closes = _section(8)
+    assert re.search(rf"^\| {app.CLOSE_UNSUPPORTED} \|", closes, re.M)
+    assert re.search(rf"^\| {session.CLOSE_SLOW} \|", closes, re.M)
+    limits = _section(9)
+    assert f"| {session.MAX_FRAME} bytes for binary frames" in limits
+    assert re.search(rf"outbox\) \| {session.OUTBOX} \|", limits)
+
+
+def test_the_transport_limit_is_what_teahouse_serve_configures():
+    cli = (ROOT / "service" / "cli.py").read_text()
+    assert "ws_max_size=1 << 20" in cli and "ws_per_message_deflate=False" in cli
+    assert "1 MiB (1048576 bytes)" in _section(8)
+
+
+def test_resync_window_and_remembered_rejections():
+    from service import projection, runtime
+
+    limits = _section(9)
+    assert f"last {projection.RECENT} per audience" in limits
+    assert f"last {runtime.REMEMBERED_REJECTIONS} per match" in limits
+    assert f"{runtime.DECIDE_ATTEMPTS} times" in _section(7)
