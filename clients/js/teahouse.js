@@ -298,14 +298,20 @@ export class Connection {
     ws.binaryType = "arraybuffer";
     this._ws = ws;
     this.closed = null;
-    await new Promise((resolve, reject) => {
-      ws.onopen = () => resolve();
-      ws.onerror = () => reject(new ConnectionLost(`cannot connect to ${this.wsUrl}`));
-      ws.onclose = (ev) => reject(new ConnectionLost(`closed while connecting (${ev.code} ${ev.reason})`));
-    });
+    try {
+      await new Promise((resolve, reject) => {
+        ws.onopen = () => resolve();
+        ws.onerror = () => reject(new ConnectionLost(`cannot connect to ${this.wsUrl}`));
+        ws.onclose = (ev) => reject(new ConnectionLost(`closed while connecting (${ev.code} ${ev.reason})`));
+      });
+    } catch (err) {
+      this.closed = { code: 1006, reason: err.message }; // lost: reconnect() may try again
+      throw err;
+    }
     if (ws.protocol !== SUBPROTOCOL[this.encoding]) {
       // The server speaks none of what we offered; it closes with 4406 and says why.
       const ev = await new Promise((resolve) => { ws.onclose = resolve; });
+      this.closed = { code: ev.code, reason: ev.reason };
       throw new ConnectionLost(`the server refused the protocol (${ev.code} ${ev.reason})`);
     }
     ws.onmessage = (ev) => this._onFrame(ev.data);

@@ -242,3 +242,33 @@ def test_any_game_is_playable_from_its_generic_panels(pages, web_server, api):
     assert api.get(f"/api/matches/{mid}").json()["seq"] == 2
     page.screenshot(path=str(SHOTS / "teahouse-khan-seat.png"), full_page=True)
     assert pages.errors == []
+
+
+def test_the_page_reconnects_after_the_server_restarts_and_plays_on(pages, tmp_path):
+    server = ServerProcess(f"sqlite:{tmp_path / 'data'}", tmp_path / "server.log").start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            mid = api.post("/api/matches", json={"game": "pixies", "players": 2,
+                                                 "options": {"first_player": 0}}).json()["match"]
+            token = api.post(f"/api/matches/{mid}/seats", json={"name": "Ada"}).json()["token"]
+            api.post(f"/api/matches/{mid}/seats", json={"name": "Bob"})
+            page = pages.new("ada")
+            page.goto(server.url + "/web/")
+            # a token this browser got earlier (the lobby stores them the same way)
+            page.evaluate("([m, t]) => localStorage.setItem('teahouse.seats', JSON.stringify({[m]: {0: t}}))",
+                          [mid, token])
+            page.goto(f"{server.url}/web/#/match/{mid}?seat=0")
+            wait_seq(page, 1)
+            page.wait_for_selector("#legal-moves button.move")
+
+            server.kill()  # a crash: no goodbye frames
+            page.wait_for_selector("#conn-state:has-text('reconnecting')")
+            server.start()
+            page.wait_for_selector("#conn-state:has-text('connected'):not(:has-text('lost'))", timeout=15_000)
+            page.locator("#legal-moves button.move:not([disabled])").first.click()
+            wait_seq(page, 2)
+            assert api.get(f"/api/matches/{mid}").json()["seq"] == 2
+        # the crash shows up as failed requests in the console; nothing else may go wrong
+        assert [e for e in pages.errors if "ERR_CONNECTION_REFUSED" not in e and "WebSocket" not in e] == []
+    finally:
+        server.stop()

@@ -207,3 +207,30 @@ test("the HTTP client builds the right requests and raises the server's error co
     ["POST", "http://h:1/api/matches/M/seats", JSON.stringify({ seat: null, name: "Ada" })],
   ]);
 });
+
+test("a failed reconnect can be tried again", async () => {
+  let refuse = false;
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  class Flaky extends FakeWebSocket {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (refuse) {
+        this.onopen = null;
+        setTimeout(() => this.onerror?.({}), 1);
+        this.send = () => {};
+        Object.defineProperty(this, "onopen", { set() {}, get() { return null; } });
+      }
+    }
+  }
+  const conn = await new Connection("ws://x/ws", { WebSocket: Flaky }).open();
+  await conn.join("M", "tok");
+  sockets[0].onclose({ code: 1006, reason: "" });
+  refuse = true;
+  await assert.rejects(conn.reconnect(), ConnectionLost);
+  assert.ok(conn.lost);
+  refuse = false;
+  await conn.reconnect();
+  await tick();
+  assert.ok(!conn.lost);
+  assert.deepEqual(sockets.at(-1).sent.map((m) => m.type), ["hello", "join"]);
+});
