@@ -141,11 +141,11 @@ def fill_spec(text: str, blocks: dict[str, str]) -> str:
 
 ASYNCAPI = ROOT / "protocol" / "asyncapi.yaml"
 CLIENT_MESSAGES = ["hello", "join", "spectate", "leave", "move", "legal", "resync", "ping"]
-SERVER_MESSAGES = ["welcome", "view", "patch", "ack", "reject", "legal_moves", "presence", "finished", "error",
-                   "left", "pong"]
+SERVER_MESSAGES = ["welcome", "view", "patch", "ack", "reject", "legal_moves", "presence", "finished", "clock",
+                   "error", "left", "pong"]
 # request -> the server messages that answer it (AsyncAPI 3 `reply`)
-REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "presence", "finished", "error"],
-           "spectate": ["view", "patch", "presence", "finished", "error"], "leave": ["left", "error"],
+REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "presence", "finished", "clock", "error"],
+           "spectate": ["view", "patch", "presence", "finished", "clock", "error"], "leave": ["left", "error"],
            "move": ["ack", "reject", "error"], "legal": ["legal_moves", "error"],
            "resync": ["view", "patch", "error"], "ping": ["pong"]}
 
@@ -234,6 +234,11 @@ def asyncapi_schemas() -> dict[str, Any]:
         "error": _obj("error", ["code", "message", "ref"], {
             "code": {"type": "string", "enum": list(ERROR_CODES)}, "message": {"type": "string"},
             "ref": {"type": ["string", "null"]}}, "A protocol error; the connection stays open, the match is unchanged."),
+        "clock": _obj("clock", ["match", "seq", "deadline"], {
+            "match": match, "seq": _ref("Seq"),
+            "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."}},
+            "The turn clock (matches created with turn_seconds): the seats to act at seq must move by deadline, "
+            "or the server plays their first legal move for them."),
         "left": _obj("left", ["match"], {"match": match}, "The answer to leave."),
         "pong": _obj("pong", ["nonce"], {"nonce": {"type": ["integer", "string", "null"]}}, "The answer to ping."),
     }
@@ -720,6 +725,21 @@ def _session(rec: Recorder, http: Any) -> None:
     call("replay_bad_seq", "GET", f"/api/matches/{MATCH}/replay?seq=9999")
     call("fork", "POST", f"/api/matches/{MATCH}/fork", {"seq": 2})
     call("fork_bad_seq", "POST", f"/api/matches/{MATCH}/fork", {"seq": last_seq})
+
+    # A match with a turn clock (long enough never to fire while this runs).
+    clocked = call("create_clocked", "POST", "/api/matches",
+                   {"game": "pixies", "players": 2, "options": {"first_player": 0}, "turn_seconds": 600})
+    call("create_bad_clock", "POST", "/api/matches", {"game": "pixies", "players": 2, "turn_seconds": 0})
+    for _ in range(2):
+        assert http.post(f"/api/matches/{clocked['match']}/seats", json={}).status_code == 201
+    with contextlib.suppress(concurrent.futures.CancelledError), \
+            http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as wc:
+        c = Conn(wc, "msgpack")
+        c.send({"type": "hello"})
+        c.expect("welcome")
+        c.send({"type": "spectate", "match": clocked["match"]})
+        rec.keep("clock", "server", c.expect("view", "presence", "clock")[2],
+                 "the turn clock of a match created with turn_seconds 600: the seats to act have until deadline")
 
 
 def verify_log(log: dict[str, Any]) -> None:

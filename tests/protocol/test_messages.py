@@ -196,6 +196,7 @@ def test_server_message_builders_have_the_spec_fields():
         "presence": messages.presence(M, [True, False], 0),
         "legal_moves": messages.legal_moves(M, 1, []),
         "finished": messages.finished(M, 9, None, "s"),
+        "clock": messages.clock(M, 3, 1_780_000_600_000),
         "left": messages.left(M),
         "pong": messages.pong(None),
     }
@@ -205,7 +206,7 @@ def test_server_message_builders_have_the_spec_fields():
         "ack": {"match", "id", "seq"}, "reject": {"match", "id", "code", "message"},
         "error": {"code", "message", "ref"}, "presence": {"match", "seats", "spectators"},
         "legal_moves": {"match", "seq", "moves"}, "finished": {"match", "seq", "result", "seed"},
-        "left": {"match"}, "pong": {"nonce"},
+        "clock": {"match", "seq", "deadline"}, "left": {"match"}, "pong": {"nonce"},
     }
     for kind, msg in built.items():
         assert msg["type"] == kind

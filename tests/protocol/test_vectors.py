@@ -22,8 +22,8 @@ from tests.protocol.make_vectors import GEN_START, SPEC, VECTORS, fill_spec, ren
 
 INDEX = orjson.loads((VECTORS / "index.json").read_bytes())
 NAMES = [e["name"] for e in INDEX]
-SERVER_TYPES = {"welcome", "view", "patch", "ack", "reject", "legal_moves", "presence", "finished", "error",
-                "left", "pong"}
+SERVER_TYPES = {"welcome", "view", "patch", "ack", "reject", "legal_moves", "presence", "finished", "clock",
+                "error", "left", "pong"}
 SPEC_TEXT = SPEC.read_text()
 
 
