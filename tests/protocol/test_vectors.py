@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from pathlib import Path
 
 import msgpack
 import orjson
@@ -212,3 +213,11 @@ def test_spec_sections_are_numbered_1_to_11():
 
 def test_vectors_live_where_the_spec_says():
     assert (VECTORS / "index.json").exists() and "protocol/vectors/" in SPEC_TEXT
+
+
+def test_every_server_message_protocol_builds_is_specified_and_has_a_vector():
+    # A new builder in protocol/messages.py must come with a SPEC subsection and a vector.
+    import protocol.messages as m
+
+    built = set(re.findall(r'return \{"type": "([a-z_]+)"', Path(m.__file__).read_text()))
+    assert built == SERVER_TYPES
