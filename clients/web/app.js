@@ -383,8 +383,10 @@ async function matchScreen(matchId, params) {
     if (summary.game === "pixies") {
       const moves = game.myTurn && legal.seq === game.seq ? legal.moves : [];
       const playable = new Set(moves.map((m) => m.card));
+      const targets = new Map(moves.filter((m) => m.card === selected && m.target_cell).map((m) => [m.target_cell, m]));
       fill(ui.board, renderPixies(game.view, {
-        names: ns, mySeat, selected, playable,
+        names: ns, mySeat, selected, playable, targets,
+        onTarget: sending ? null : (m) => play(m),
         onCard: mySeat !== null && !sending ? (id) => {
           const forCard = moves.filter((m) => m.card === id);
           if (forCard.length === 1) play(forCard[0]);

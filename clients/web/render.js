@@ -157,7 +157,14 @@ export function pixiesCard(id, attrs = {}) {
     h("span.n", {}, String(c.number)), h("span.id", {}, id), h("span.marks", {}, marks));
 }
 
-function pixiesCell(cell, index) {
+function pixiesCell(cell, index, target = null, onTarget = null) {
+  if (target && onTarget) {
+    return h("div.cell.empty.target", {
+      "data-cell": index + 1, role: "button", tabindex: 0, title: `put ${target.card} face down here`,
+      onclick: () => onTarget(target),
+      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") onTarget(target); },
+    }, h("span.cell-no", {}, String(index + 1)));
+  }
   if (cell.card && cell.face_down) return h("div.cell.validated", { "data-cell": index + 1 }, pixiesCard(cell.card, { class: "pair" }));
   if (cell.card) return h("div.cell.up", { "data-cell": index + 1 }, pixiesCard(cell.card));
   if (cell.face_down) return h("div.cell.down", { "data-cell": index + 1 }, h("div.card.back", { title: "a face-down card" }, "PIXIES"));
@@ -166,9 +173,10 @@ function pixiesCell(cell, index) {
 
 /**
  * The Pixies table: info, market (cards clickable via `onCard` when the seat may take one),
- * every seat's 3×3 area, and the round scores.
+ * every seat's 3×3 area (the empty cells a selected card may go to face down are clickable
+ * via `onTarget`: `targets` maps cell number -> move), and the round scores.
  */
-export function renderPixies(view, { names = [], mySeat = null, selected = null, onCard = null, playable = new Set(), youLabel = "you" } = {}) {
+export function renderPixies(view, { names = [], mySeat = null, selected = null, onCard = null, playable = new Set(), youLabel = "you", targets = new Map(), onTarget = null } = {}) {
   const players = view.players ?? (view.areas ?? []).length;
   const order = (view.pick_order ?? []).map((s, i) => h(i === view.picks_made && view.to_act !== null ? "strong" : "span", {}, i ? " → " : "", seatLabel(s, names)));
   const info = h("div.table-info", {},
@@ -195,7 +203,7 @@ export function renderPixies(view, { names = [], mySeat = null, selected = null,
         seat === mySeat ? h("span.badge.you", {}, youLabel) : null,
         view.to_act === seat ? h("span.badge.turn", {}, "to pick") : null,
         h("span.grow"), h("span.muted", {}, "total ", h("strong.total", {}, String(totals[seat] ?? 0)))),
-      h("div.grid3", {}, area.map(pixiesCell)))));
+      h("div.grid3", {}, area.map((cell, i) => pixiesCell(cell, i, seat === mySeat ? targets.get(i + 1) : null, onTarget))))));
   const rounds = view.round_scores ?? [];
   const scores = rounds.length === 0 ? null : h("div.panel", {}, h("h3", {}, "Round scores"),
     h("table.scores", {},

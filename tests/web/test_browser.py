@@ -272,3 +272,59 @@ def test_the_page_reconnects_after_the_server_restarts_and_plays_on(pages, tmp_p
         assert [e for e in pages.errors if "ERR_CONNECTION_REFUSED" not in e and "WebSocket" not in e] == []
     finally:
         server.stop()
+
+
+def test_pixies_choices_keep_and_face_down_target_by_clicking_the_board(pages, web_server, api):
+    # A known deck: every card of the first turn and the first of the second is a 1, so the
+    # third and fourth picks pair up (keep which?) and the fifth must go face down somewhere.
+    order = ["B01", "G01", "Y01", "R01", "R02", "B05", "G05", "Y05"]
+    mid = api.post("/api/matches", json={"game": "pixies", "players": 2,
+                                         "options": {"first_player": 0, "deck_orders": [order]}}).json()["match"]
+    seats = [api.post(f"/api/matches/{mid}/seats", json={"name": n}).json()["token"] for n in ("Ada", "Bob")]
+    players = []
+    for seat, token in enumerate(seats):
+        page = pages.new(f"seat{seat}")
+        page.goto(web_server.url + "/web/")
+        page.evaluate("([m, s, t]) => localStorage.setItem('teahouse.seats', JSON.stringify({[m]: {[s]: t}}))",
+                      [mid, seat, token])
+        page.goto(f"{web_server.url}/web/#/match/{mid}?seat={seat}")
+        wait_seq(page, 1)
+        players.append(page)
+    ada, bob = players
+
+    def take(page, card: str, seq: int) -> None:
+        wait_seq(page, seq)
+        page.locator(f".market .card.clickable[data-card='{card}']").click()
+
+    take(ada, "B01", 1)  # one way to place it: played at once
+    wait_seq(ada, 2)
+    take(bob, "G01", 2)
+    wait_seq(bob, 3)
+    take(ada, "Y01", 3)  # cell 1 holds a face-up card: which stays up?
+    ada.wait_for_selector(".market .card.selected[data-card='Y01']")
+    labels = [b.inner_text() for b in ada.locator("#legal-moves button.move").all()]
+    assert sorted(labels) == ["Take Y01 (1 yellow) · keep it face up", "Take Y01 (1 yellow) · keep the old card up"]
+    ada.locator("#legal-moves button.move", has_text="keep it face up").click()
+    wait_seq(ada, 4)
+    take(bob, "R01", 4)
+    bob.locator("#legal-moves button.move", has_text="keep the old card up").click()
+    wait_seq(bob, 5)
+    # turn 2: Bob took the last card, so he picks first; his cell 1 is a validated pair now
+    take(bob, "R02", 5)
+    targets = bob.locator(".area[data-seat='1'] .cell.target")
+    targets.first.wait_for()
+    assert sorted(int(t.get_attribute("data-cell")) for t in targets.all()) == list(range(2, 10))
+    assert bob.locator(".area[data-seat='0'] .cell.target").count() == 0
+    bob.screenshot(path=str(SHOTS / "teahouse-pixies-target.png"), full_page=True)
+    bob.locator(".area[data-seat='1'] .cell.target[data-cell='5']").click()
+    wait_seq(bob, 6)
+    wait_seq(ada, 6)
+    view = api.get(f"/api/matches/{mid}/replay").json()["view"]
+    assert view["areas"][0][0] == {"card": "Y01", "face_down": True}
+    assert view["areas"][1][0] == {"card": "G01", "face_down": True}
+    assert view["areas"][1][4] == {"card": None, "face_down": True}
+    # both pages draw the same: a validated pair in cell 1, a face-down back in Bob's cell 5
+    for page in (ada, bob):
+        assert page.locator(".area[data-seat='1'] .cell[data-cell='5'] .card.back").count() == 1
+        assert page.locator(".area[data-seat='0'] .cell[data-cell='1'] .card.pair").get_attribute("data-card") == "Y01"
+    assert pages.errors == []
