@@ -13,10 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright import sync_api  # the test extra; the browser is Debian's, never a Playwright download
 
 from tests.support.server import ServerProcess
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="install the test extra: pip install -e '.[test]'")
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
