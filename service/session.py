@@ -59,7 +59,8 @@ class Session:
     async def handle(self, frame: bytes | str) -> None:
         ref = None
         try:
-            if len(frame) > MAX_FRAME:
+            size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
+            if size > MAX_FRAME:
                 raise ProtocolError("frame_too_large", f"a frame may be at most {MAX_FRAME} bytes")
             raw = decode(frame, self.encoding)
             if isinstance(raw, dict):

@@ -41,6 +41,7 @@ class MatchView:
         self.finished: dict[str, Any] | None = None
         self.deadline: int | None = None  # the turn clock, ms since the epoch (None: no clock)
         self.resyncs = 0
+        self._resync_pending = False
         self._changed = asyncio.Condition()
 
     @property
@@ -73,6 +74,7 @@ class MatchView:
 
     async def _on_view(self, msg: dict[str, Any]) -> None:
         self.doc, self.seq = msg["doc"], msg["seq"]
+        self._resync_pending = False
         await self._notify()
 
     async def _on_patch(self, msg: dict[str, Any]) -> None:
@@ -87,9 +89,14 @@ class MatchView:
             await self._resync()
             return
         self.seq = msg["seq"]
+        self._resync_pending = False
         await self._notify()
 
     async def _resync(self) -> None:
+        """Ask once for what is missing; later patches past the same gap wait for the answer."""
+        if self._resync_pending:
+            return
+        self._resync_pending = True
         self.resyncs += 1
         await self.conn._send({"type": "resync", "match": self.match, "since": max(self.seq, 0)})
 
