@@ -157,9 +157,9 @@ export function deepEqual(a, b) {
 // -- one match as this connection's audience sees it -------------------------------------------
 
 /**
- * Read `doc`, `view`, `status`, `seq`, `presence`, `finished`. Subscribe with
- * `onChange(fn)` (fn gets the reason: "view", "patch", "presence", "finished", "lost"),
- * or await `waitFor(predicate)`.
+ * Read `doc`, `view`, `status`, `seq`, `presence`, `finished`, `deadline` (the turn clock).
+ * Subscribe with `onChange(fn)` (fn gets the reason: "view", "patch", "presence", "clock",
+ * "finished", "lost"), or await `waitFor(predicate)`.
  */
 export class MatchView {
   constructor(conn, match, seat, token) {
@@ -171,6 +171,7 @@ export class MatchView {
     this.doc = {};
     this.presence = null;
     this.finished = null;
+    this.deadline = null; // the turn clock: ms since the epoch when the seats to act run out, or null
     this.resyncs = 0;
     this._resyncFrom = null; // the seq a resync was asked from; further gaps wait for it
     this._listeners = new Set();
@@ -495,6 +496,9 @@ export class Connection {
     else if (kind === "presence" && mv) {
       mv.presence = msg;
       mv._emit("presence");
+    } else if (kind === "clock" && mv) {
+      mv.deadline = msg.deadline;
+      mv._emit("clock");
     } else if (kind === "finished" && mv) {
       mv.finished = msg;
       mv._emit("finished");
@@ -563,8 +567,10 @@ export class TeahouseClient {
     return this._call("GET", "/api/games");
   }
 
-  createMatch(game, players, { options = {}, listed = true } = {}) {
-    return this._call("POST", "/api/matches", { game, players, options, listed });
+  /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
+   * legal move played for it (SPEC §3.10). */
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null } = {}) {
+    return this._call("POST", "/api/matches", { game, players, options, listed, turn_seconds: turnSeconds });
   }
 
   /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the

@@ -113,6 +113,7 @@ async function lobbyScreen() {
   const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}–${g.max_players} players)`)));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
   const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono" });
+  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the server plays the first legal move" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   const pick = () => {
@@ -137,7 +138,8 @@ async function lobbyScreen() {
       }
     }
     try {
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked });
+      const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds });
       if (sit.checked) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
@@ -207,6 +209,7 @@ async function lobbyScreen() {
       h("form.row", { id: "create-form", onsubmit: create },
         h("label", {}, "Game", gameSel), h("label", {}, "Players", players),
         h("label", {}, "Options", options),
+        h("label", {}, "Turn clock (s)", clock),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
         h("button", { type: "submit", id: "create-match" }, "Create match"))),
     h("section.panel", {},
@@ -248,6 +251,17 @@ async function matchScreen(matchId, params) {
   let selected = null;
   let sending = false;
   let moveFilter = "";
+
+  // The turn clock (SPEC §3.10): seconds left for the seats to act, redrawn every second.
+  function clockText() {
+    const left = Math.max(0, Math.ceil((game.deadline - Date.now()) / 1000));
+    const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ");
+    return `Clock: ${left} s left for ${who || "nobody"}` + (left === 0 ? " — the server moves now" : "");
+  }
+  const ticker = setInterval(() => {
+    const el = document.getElementById("clock");
+    if (el && game?.deadline) el.textContent = clockText();
+  }, 500);
 
   async function connect() {
     conn = await client.connect().open();
@@ -328,6 +342,7 @@ async function matchScreen(matchId, params) {
     fill(ui.head, h("div.row", {},
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
+      summary.turn_seconds ? h("span.badge", { title: "the turn clock" }, `${summary.turn_seconds} s per move`) : null,
       h("span.badge", { id: "seq" }, `seq ${game?.seq ?? "…"}`),
       h("span.badge", { id: "conn-state" }, connState),
       mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
@@ -405,6 +420,7 @@ async function matchScreen(matchId, params) {
     renderHead();
     if (game) {
       fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
+        game.deadline ? h("p", { id: "clock" }, clockText()) : null,
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
     }
     renderPresence();
@@ -417,6 +433,7 @@ async function matchScreen(matchId, params) {
   render();
   return () => {
     closed = true;
+    clearInterval(ticker);
     conn?.close();
   };
 }

@@ -324,3 +324,23 @@ def test_pixies_choices_keep_and_face_down_target_by_clicking_the_board(pages, w
         assert page.locator(".area[data-seat='1'] .cell[data-cell='5'] .card.back").count() == 1
         assert page.locator(".area[data-seat='0'] .cell[data-cell='1'] .card.pair").get_attribute("data-card") == "Y01"
     assert pages.errors == []
+
+
+def test_a_turn_clock_counts_down_and_the_server_moves_for_an_idle_seat(pages, web_server, api):
+    page = pages.new("slow")
+    page.goto(web_server.url + "/web/")
+    page.select_option("#new-game", "pixies")
+    page.fill("#new-players", "2")
+    page.fill("#new-clock", "2")
+    page.click("#create-match")
+    page.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
+    mid = re.search(r"#/match/([\w-]+)", page.url).group(1)
+    assert api.get(f"/api/matches/{mid}").json()["turn_seconds"] == 2
+    api.post(f"/api/matches/{mid}/seats", json={"name": "Bob"})
+    wait_seq(page, 1)
+    clock = page.locator("#clock")
+    clock.wait_for()
+    assert re.search(r"Clock: [0-2] s left for (you|Bob \(seat 1\))", clock.inner_text())
+    wait_seq(page, 2)  # nobody clicked: the clock ran out and the server moved for the seat to act
+    assert api.get(f"/api/matches/{mid}").json()["seq"] >= 2
+    assert pages.errors == []

@@ -140,6 +140,20 @@ test("move: ack resolves to the seq, reject to Rejected, an error to ServerError
   assert.equal(conn._pending.size, 0);
 });
 
+test("the turn clock: a clock message sets the deadline and tells the listeners", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  assert.equal(game.deadline, null);
+  const reasons = [];
+  game.onChange((r) => reasons.push(r));
+  sockets[0].push({ type: "clock", match: "M", seq: 3, deadline: 1780000700000 });
+  assert.equal(game.deadline, 1780000700000);
+  sockets[0].push({ type: "clock", match: "M", seq: 4, deadline: null });
+  assert.equal(game.deadline, null);
+  assert.deepEqual(reasons, ["clock", "clock"]);
+});
+
 test("requests of one kind are answered in the order sent", async () => {
   let n = 0;
   const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
@@ -201,7 +215,7 @@ test("the HTTP client builds the right requests and raises the server's error co
   await client.matches("open");
   await assert.rejects(client.takeSeat("M", { name: "Ada" }), (e) => e.code === "match_full");
   assert.deepEqual(calls, [
-    ["POST", "http://h:1/api/matches", JSON.stringify({ game: "pixies", players: 2, options: { first_player: 0 }, listed: true })],
+    ["POST", "http://h:1/api/matches", JSON.stringify({ game: "pixies", players: 2, options: { first_player: 0 }, listed: true, turn_seconds: null })],
     ["GET", "http://h:1/api/matches/M/replay?seq=3&seat=1", null],
     ["GET", "http://h:1/api/matches?state=open", null],
     ["POST", "http://h:1/api/matches/M/seats", JSON.stringify({ seat: null, name: "Ada" })],
