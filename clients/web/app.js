@@ -47,6 +47,8 @@ function toast(text, kind = "info") {
   toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 6000 : 3000);
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 function explain(err) {
   if (err instanceof ServerError) return `${err.serverMessage} (${err.code})`;
   return err?.message ?? String(err);
@@ -452,6 +454,8 @@ async function replayScreen(matchId, params) {
   const seatParam = params.get("seat");
   let seat = seatParam === null || seatParam === "" || seatParam === "spectator" ? null : Number(seatParam);
   const cache = new Map();
+  // A finished match's raw log is public: each step can show the events its commit caused.
+  const log = finished ? await client.log(matchId).catch(() => null) : null;
 
   // A live match shows a seat's view only to that seat's token; a finished one to anyone.
   const perspectives = [null, ...summary.seats.map((s) => s.seat).filter((s) => finished || tokens[s])];
@@ -526,7 +530,11 @@ async function replayScreen(matchId, params) {
     fill(commitBox, seq === 0 ? h("p.muted", {}, "Before the start.")
       : c ? h("p", {}, h("strong", {}, `Commit ${seq}: `), seatLabel(c.seat, ns), " — ", h("span.mono", {}, moveLabel(c.command, summary.game)),
         c.ts ? h("span.muted", {}, `  at ${new Date(c.ts).toLocaleTimeString()}`) : null)
-        : h("p.muted", {}, `After commit ${seq}.`));
+        : h("p.muted", {}, `After commit ${seq}.`),
+      seq > 0 && log?.commits?.[seq - 1] ? h("details", { id: "replay-events" },
+        h("summary", {}, plural(log.commits[seq - 1].events.length, "event")),
+        h("ul.mono", { style: "font-size: .8rem; margin: .3rem 0" }, log.commits[seq - 1].events.map((e) =>
+          h("li", {}, e.type, " ", JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type"))).slice(0, 160))))) : null);
     fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: seat, players: summary.players }));
     fill(board, summary.game === "pixies"
       ? renderPixies(frame.view, { names: ns, mySeat: seat, youLabel: "viewpoint" })

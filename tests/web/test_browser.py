@@ -187,6 +187,8 @@ def test_two_browsers_play_pixies_to_the_end_while_a_third_watches_and_replays(p
     ada.click("#replay-next")
     ada.wait_for_selector("body[data-replay-seq='2']")
     assert "Ada (seat 0)" in ada.locator("#replay-commit").inner_text()
+    ada.locator("#replay-events summary").click()
+    assert "card_taken" in ada.locator("#replay-events").inner_text()
     ada.select_option("#replay-seat", "1")
     middle = final["seq"] // 2
     ada.locator("#replay-slider").fill(str(middle))
