@@ -346,3 +346,22 @@ def test_a_turn_clock_counts_down_and_the_server_moves_for_an_idle_seat(pages, w
     wait_seq(page, 2)  # nobody clicked: the clock ran out and the server moved for the seat to act
     assert api.get(f"/api/matches/{mid}").json()["seq"] >= 2
     assert pages.errors == []
+
+
+def test_every_game_is_drawn_for_a_spectator_and_a_seat(pages, web_server, api):
+    page = pages.new("tour")
+    for game in api.get("/api/games").json():
+        mid = api.post("/api/matches", json={"game": game["id"], "players": game["min_players"]}).json()["match"]
+        tokens = [api.post(f"/api/matches/{mid}/seats", json={"name": f"p{i}"}).json()["token"]
+                  for i in range(game["min_players"])]
+        page.goto(f"{web_server.url}/web/#/match/{mid}")
+        wait_seq(page, 1)
+        assert page.locator("#board").inner_text().strip(), game["id"]
+        assert game["name"] in page.locator("h1").inner_text()
+        # the seat to act sees its legal moves as buttons
+        to_act = api.get(f"/api/matches/{mid}/replay").json()["status"]["to_act"]
+        page.evaluate("([m, s, t]) => localStorage.setItem('teahouse.seats', JSON.stringify({[m]: {[s]: t}}))",
+                      [mid, to_act[0], tokens[to_act[0]]])
+        page.goto(f"{web_server.url}/web/#/match/{mid}?seat={to_act[0]}")
+        page.wait_for_selector("#legal-moves button.move")
+    assert pages.errors == []
