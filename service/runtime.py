@@ -27,6 +27,8 @@ log = logging.getLogger("teahouse.runtime")
 SNAPSHOT_EVERY = 50
 # With a shared store, how often a node looks at the other nodes' presence for a match.
 PRESENCE_POLL_S = 1.0
+PRESENCE_COALESCE_S = 0.05
+CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
 REMEMBERED_REJECTIONS = 1024
 
@@ -64,6 +66,8 @@ class MatchRuntime:
         self._remote_presence: dict[str, tuple[list[int], int]] = {}
         self._sent_presence: dict[str, Any] | None = None
         self._presence_task: asyncio.Task | None = None
+        self._presence_scheduled = False
+        self._newcomers: set[Watcher] = set()  # owed a presence frame at the next flush
         self.last_ts = 0  # the latest commit's time: the turn clock runs from it
         self.deadline: int | None = None
         self._clock_task: asyncio.Task | None = None
@@ -97,10 +101,13 @@ class MatchRuntime:
         """Apply commits written by any node (this one included; those are skipped)."""
         while not self.closed:
             try:
-                async for c in self.store.tail(self.id, self.seq):
-                    if c.seq > self.seq:
-                        async with self.lock:
-                            await self._catch_up()
+                # aclosing: the tail's cleanup runs here, in this task, when it is cancelled,
+                # not later in the loop's garbage collection of async generators.
+                async with contextlib.aclosing(self.store.tail(self.id, self.seq)) as commits:
+                    async for c in commits:
+                        if c.seq > self.seq:
+                            async with self.lock:
+                                await self._catch_up()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the store went away: retry, the log is still the truth
@@ -217,8 +224,8 @@ class MatchRuntime:
         if self.record.finished:
             watcher.deliver(Frame(messages.finished(self.id, self.seq, self.record.result,
                                                     self.record.seed)).encoded(watcher.encoding))
-        if not self._broadcast_presence():
-            watcher.deliver(Frame(self.presence()).encoded(watcher.encoding))
+        self._newcomers.add(watcher)
+        self._presence_soon()
         if self.deadline is not None:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
 
@@ -237,7 +244,7 @@ class MatchRuntime:
                 if not group:
                     del self.watchers[audience]
                     self.projection.unwatch(audience)
-        self._broadcast_presence()
+        self._presence_soon()
 
     def local_counts(self) -> tuple[list[int], int]:
         return ([len(self.watchers.get(s, ())) for s in range(self.record.players)],
@@ -262,6 +269,9 @@ class MatchRuntime:
             try:
                 counts = self.local_counts()
                 now = time.monotonic()
+                if not self.watchers and published == counts:
+                    await asyncio.sleep(PRESENCE_POLL_S)
+                    continue
                 if counts != published or (any(counts[0]) or counts[1]) and now - published_at > 10:
                     await self.store.publish_presence(self.id, self.node, *counts)
                     published, published_at = counts, now
@@ -283,6 +293,23 @@ class MatchRuntime:
             for w in list(group):
                 w.deliver(frame.encoded(w.encoding))
 
+    def _presence_soon(self) -> None:
+        """Coalesce presence: a burst of joins or leaves sends one presence frame, not one per
+        change to every watcher (which would cost the square of the audience)."""
+        if not self._presence_scheduled:
+            self._presence_scheduled = True
+            asyncio.get_running_loop().call_later(PRESENCE_COALESCE_S, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        self._presence_scheduled = False
+        newcomers, self._newcomers = self._newcomers, set()
+        if self.closed or self._broadcast_presence():
+            return
+        frame = Frame(self.presence())  # unchanged for the others; the newcomers still need it
+        for w in newcomers:
+            if any(w in group for group in self.watchers.values()):
+                w.deliver(frame.encoded(w.encoding))
+
     def _broadcast_presence(self) -> bool:
         """Send presence to everyone if it changed; say whether it did."""
         current = self.presence()
@@ -294,11 +321,12 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.closed = True
-        for task in (self._tail_task, self._presence_task, self._clock_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        tasks = [t for t in (self._tail_task, self._presence_task, self._clock_task) if t is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # Bounded: a library that swallows a cancel must not hold a shutdown hostage.
+            await asyncio.wait(tasks, timeout=CLOSE_WAIT_S)
         if self.store.shared:
             with contextlib.suppress(Exception):
                 await self.store.publish_presence(self.id, self.node, [0] * self.record.players, 0)

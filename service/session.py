@@ -49,7 +49,9 @@ class Session:
             self.outbox.put_nowait(data)
         except asyncio.QueueFull:
             self.cut = True
-            self.leave_all()
+            # Not now: we may be inside a broadcast, and leaving broadcasts presence, which
+            # may cut the next full outbox, and so on down the stack.
+            asyncio.get_running_loop().call_soon(self.leave_all)
             self._on_cut(CLOSE_SLOW, "slow consumer: reconnect and resync")
 
     def send(self, message: dict[str, Any]) -> None:

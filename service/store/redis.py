@@ -13,8 +13,9 @@ leaves its connection in an unknown state, so it must never go back into a share
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import msgpack
@@ -41,6 +42,8 @@ return last + 1
 """
 
 BLOCK_MS = 5000
+POOL_SIZE = 256
+POOL_WAIT_S = 20
 MATCHES = "th:matches"
 
 
@@ -61,7 +64,10 @@ class RedisStore(EventStore):
     def __init__(self, url: str) -> None:
         self.url = url
         # redis-py's reply types are unions of every possible reply; ours are known bytes.
-        self._r: Any = aioredis.Redis.from_url(url)
+        # A blocking pool waits for a free connection instead of failing a move under load.
+        pool = aioredis.ConnectionPool.from_url(url, max_connections=POOL_SIZE)
+        self._pool = pool
+        self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
 
     # -- matches ------------------------------------------------------------------------
@@ -129,20 +135,33 @@ class RedisStore(EventStore):
         top = await self._r.xrevrange(_key(match_id, "log"), "+", "-", count=1)
         return int(top[0][0].split(b"-")[0]) if top else 0
 
-    async def tail(self, match_id: str, after: int) -> AsyncIterator[Commit]:
-        conn: Any = aioredis.Redis.from_url(self.url, single_connection_client=True)
+    async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
+        # A connection of its own, outside every pool, driven by hand: a blocking XREAD that
+        # is cancelled mid-reply leaves the connection unusable, and redis-py's own cleanup of
+        # a cancelled command can wait on a close that never comes (redis-py issue 3941). So a
+        # cancel here drops the socket at once and the connection is never reused.
+        conn: Any = self._pool.make_connection()
         key = _key(match_id, "log")
+        me = asyncio.current_task()
         try:
+            await conn.connect()
             while True:
-                reply = await conn.xread({key: f"{after}-0"}, block=BLOCK_MS, count=500)
-                for _stream, entries in reply or []:
+                await conn.send_command("XREAD", "COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", key, f"{after}-0")
+                if me is not None and me.cancelling():
+                    # redis-py can swallow a cancel that lands while it sends; honour it here
+                    # rather than block for BLOCK_MS.
+                    raise asyncio.CancelledError
+                # The read timeout must outlast the BLOCK, or every quiet match times out.
+                reply = await conn.read_response(timeout=BLOCK_MS / 1000 + 10)
+                # RESP3 answers a map of streams, RESP2 a list of [stream, entries] pairs.
+                streams = reply.values() if isinstance(reply, dict) else [e for _s, e in reply or []]
+                for entries in streams:
                     for _id, fields in entries:
-                        commit = Commit.unpack(fields[b"c"])
+                        commit = Commit.unpack(dict(zip(fields[::2], fields[1::2], strict=True))[b"c"])
                         after = commit.seq
                         yield commit
         finally:
-            # The connection may be mid-reply after a cancel: drop it, never reuse it.
-            await conn.aclose()
+            await conn.disconnect(nowait=True)
 
     # -- presence -------------------------------------------------------------------------------
     async def publish_presence(self, match_id: str, node: str, seats: list[int], spectators: int) -> None:
@@ -179,3 +198,4 @@ class RedisStore(EventStore):
 
     async def close(self) -> None:
         await self._r.aclose()
+        await self._pool.aclose()  # a pool given to the client is not closed with it

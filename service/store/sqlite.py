@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,8 +44,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
 ) WITHOUT ROWID;
 """
 
-# How often a tailing reader looks at the file for commits made by another process.
-POLL_SECONDS = 0.5
+# How often a tailing reader looks at the file for commits made by another process (appends
+# made by this process wake it at once).
+POLL_SECONDS = 5.0
 
 
 class SqliteStore(EventStore):
@@ -174,7 +175,7 @@ class SqliteStore(EventStore):
             ).fetchone()[0]
         return await self._run(go)
 
-    async def tail(self, match_id: str, after: int) -> AsyncIterator[Commit]:
+    async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
         while True:
             ev = self._appended.setdefault(match_id, asyncio.Event())
             commits = await self.read(match_id, after)

@@ -151,10 +151,11 @@ async def test_oversized_frame_is_refused_but_not_fatal(sqlite_server):
 
 async def test_frame_above_the_transport_limit_closes_with_1009(sqlite_server):
     raw = await connect(sqlite_server)
-    await raw.ws.send(b"\x00" * (2 << 20))
-    with pytest.raises(websockets.ConnectionClosed) as info:
+    # the server may close while the frame is still being sent: either call sees the close
+    with pytest.raises((websockets.ConnectionClosed, ConnectionResetError)):
+        await raw.ws.send(b"\x00" * (2 << 20))
         await raw.recv()
-    assert info.value.rcvd.code == 1009
+    assert raw.ws.close_code == 1009
 
 
 # -- matches, tokens and seats -------------------------------------------------------------------
