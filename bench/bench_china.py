@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import time
 
-from service.games import fold, get_game
+from _engine import fold_speed
+
+from service.games import get_game
 from service.games.playout import playout
 
 GAME = get_game("china")
@@ -24,16 +26,6 @@ def random_match(players: int, seed: str) -> tuple[list[dict], int, float, int]:
     events = [e for step in steps for e in step.events]
     widest = max(len(GAME.legal_moves(s.before, s.seat)) for s in steps if s.seat is not None)
     return events, len(steps), seconds, widest
-
-
-def fold_speed(players: int, events: list[dict], budget: float = 1.0) -> float:
-    """Events per second when re-folding the whole log from the initial state."""
-    initial = GAME.initial({}, players)
-    folds, start = 0, time.perf_counter()
-    while time.perf_counter() - start < budget:
-        fold(GAME, events, initial)
-        folds += 1
-    return folds * len(events) / (time.perf_counter() - start)
 
 
 def legal_moves_speed(players: int, seed: str, budget: float = 0.5) -> float:
@@ -59,7 +51,7 @@ def main() -> None:
             events, commits, seconds, wide = random_match(players, f"bench-{players}-{k}")
             times.append(seconds)
             widest = max(widest, wide)
-        speed = fold_speed(players, events)
+        speed = fold_speed(GAME, players, events)
         lm = legal_moves_speed(players, f"bench-{players}-0")
         median_ms = sorted(times)[len(times) // 2] * 1000
         print(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 
+from _engine import fold_speed
+
 from service.games import fold, get_game
 from service.games.playout import playout
 
@@ -36,16 +38,6 @@ def random_match(players: int, seed: str) -> tuple[list[dict], int, float, float
     return events, commits, total, moves_time
 
 
-def fold_speed(players: int, events: list[dict], budget: float = 1.0) -> float:
-    """Events per second when re-folding the whole log from the initial state."""
-    initial = GAME.initial({}, players)
-    folds, start = 0, time.perf_counter()
-    while time.perf_counter() - start < budget:
-        fold(GAME, events, initial)
-        folds += 1
-    return folds * len(events) / (time.perf_counter() - start)
-
-
 def main() -> None:
     print(f"{'players':>7} {'commits':>8} {'events':>7} {'match ms':>9} {'moves ms':>9} {'fold events/s':>14} {'views/s':>9}")
     for players in range(GAME.min_players, GAME.max_players + 1):
@@ -59,7 +51,7 @@ def main() -> None:
                 GAME.view(state, audience)
                 n += 1
         views = n / (time.perf_counter() - start)
-        speed = fold_speed(players, events)
+        speed = fold_speed(GAME, players, events)
         print(f"{players:>7} {commits:>8} {len(events):>7} {seconds * 1000:>9.1f} {moves * 1000:>9.1f} "
               f"{speed:>14,.0f} {views:>9,.0f}")
     print("match ms: median of 5 full random matches (decide + evolve + legal_moves per commit);")

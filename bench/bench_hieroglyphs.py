@@ -9,31 +9,11 @@ from __future__ import annotations
 
 import time
 
+from _engine import fold_speed, random_match
+
 from service.games import fold, get_game
-from service.games.playout import playout
 
 GAME = get_game("hieroglyphs")
-
-
-def random_match(players: int, seed: str) -> tuple[list[dict], int, float]:
-    """Play one match by random legal moves: its events, commits and wall time."""
-    start = time.perf_counter()
-    events: list[dict] = []
-    commits = 0
-    for step in playout(GAME, players, seed):
-        events += step.events
-        commits += 1
-    return events, commits, time.perf_counter() - start
-
-
-def fold_speed(players: int, events: list[dict], budget: float = 1.0) -> float:
-    """Events per second when re-folding the whole log from the initial state."""
-    initial = GAME.initial({}, players)
-    folds, start = 0, time.perf_counter()
-    while time.perf_counter() - start < budget:
-        fold(GAME, events, initial)
-        folds += 1
-    return folds * len(events) / (time.perf_counter() - start)
 
 
 def per_second(fn, budget: float = 0.3) -> float:
@@ -50,13 +30,13 @@ def main() -> None:
     for players in range(GAME.min_players, GAME.max_players + 1):
         times = []
         for k in range(5):
-            events, commits, seconds = random_match(players, f"bench-{players}-{k}")
+            events, commits, seconds = random_match(GAME, players, f"bench-{players}-{k}")
             times.append(seconds)
         state = fold(GAME, events[:len(events) // 2], GAME.initial({}, players))
         seat = GAME.status(state)["to_act"][0]
         views = per_second(lambda s=state, n=players: [GAME.view(s, a) for a in [*range(n), None]]) * (players + 1)
         moves = per_second(lambda s=state, seat=seat: GAME.legal_moves(s, seat))
-        speed = fold_speed(players, events)
+        speed = fold_speed(GAME, players, events)
         median_ms = sorted(times)[len(times) // 2] * 1000
         print(f"{players:>7} {commits:>8} {len(events):>7} {median_ms:>9.1f} {speed:>14,.0f} "
               f"{views:>9,.0f} {moves:>14,.0f}")

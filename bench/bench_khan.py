@@ -17,32 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from _engine import fold_speed, random_match  # noqa: E402
+
 from service.games import fold, get_game  # noqa: E402
 from service.games.khan.data import BOARDS  # noqa: E402
-from service.games.playout import playout  # noqa: E402
 
 GAME = get_game("khan")
-
-
-def random_match(players: int, seed: str) -> tuple[list[dict], int, float]:
-    """One match by random legal moves: its events, commits and wall time."""
-    start = time.perf_counter()
-    events: list[dict] = []
-    commits = 0
-    for step in playout(GAME, players, seed):
-        events += step.events
-        commits += 1
-    return events, commits, time.perf_counter() - start
-
-
-def fold_speed(players: int, events: list[dict], budget: float = 1.0) -> float:
-    """Events per second when re-folding the whole log from the initial state."""
-    initial = GAME.initial({}, players)
-    folds, start = 0, time.perf_counter()
-    while time.perf_counter() - start < budget:
-        fold(GAME, events, initial)
-        folds += 1
-    return folds * len(events) / (time.perf_counter() - start)
 
 
 def crowded_state(players: int = 4, fill: float = 0.8, seed: int = 7) -> dict:
@@ -75,10 +55,10 @@ def main() -> None:
     for players in range(GAME.min_players, GAME.max_players + 1):
         times = []
         for k in range(5):
-            events, commits, seconds = random_match(players, f"bench-{players}-{k}")
+            events, commits, seconds = random_match(GAME, players, f"bench-{players}-{k}")
             times.append(seconds)
         print(f"{players:>7} {commits:>8} {len(events):>7} {statistics.median(times) * 1000:>23.1f} "
-              f"{fold_speed(players, events):>14.0f}")
+              f"{fold_speed(GAME, players, events):>14.0f}")
     for fill in (0.5, 0.8, 1.0):
         per_call, total, conquests = legal_moves_time(crowded_state(fill=fill))
         print(f"legal_moves, 4 players, {int(fill * 100)}% of free land with yurts: {per_call * 1000:.2f} ms "
