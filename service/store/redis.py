@@ -65,7 +65,7 @@ class RedisStore(EventStore):
         self.url = url
         # redis-py's reply types are unions of every possible reply; ours are known bytes.
         # A blocking pool waits for a free connection instead of failing a move under load.
-        pool = aioredis.ConnectionPool.from_url(url, max_connections=POOL_SIZE)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S)
         self._pool = pool
         self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
