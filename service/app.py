@@ -196,7 +196,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        await serve_session(ws, Session(lobby(), chosen.encoding, lambda c, r: None))
+        await serve_session(ws, lobby(), chosen.encoding)
 
     routes = [
         Route("/health", health),
@@ -235,7 +235,7 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
     return value
 
 
-async def serve_session(ws: WebSocket, session: Session) -> None:
+async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
     """Pump frames in and out until the client leaves or is cut off for reading too slowly."""
     closing: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -243,7 +243,7 @@ async def serve_session(ws: WebSocket, session: Session) -> None:
         if not closing.done():
             closing.set_result((code, reason))
 
-    session._on_cut = on_cut
+    session = Session(lobby, encoding, on_cut)
     binary = session.encoding == "msgpack"
 
     async def writer() -> None:
