@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.redis_server import RedisServer
+from tests.support.server import sqlite_server as running_sqlite_server
 
 
 @pytest.fixture(scope="session")
@@ -17,3 +18,10 @@ def redis_server(tmp_path_factory):
 def redis_url(redis_server):
     redis_server.flush()
     return redis_server.url
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    """A real server process (uvicorn) on its own SQLite store, shared by a test module."""
+    with running_sqlite_server(tmp_path_factory.mktemp("srv")) as proc:
+        yield proc

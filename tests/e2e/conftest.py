@@ -18,10 +18,3 @@ def server(store_url, tmp_path):
     yield proc
     proc.stop()
 
-
-@pytest.fixture(scope="module")
-def sqlite_server(tmp_path_factory):
-    d = tmp_path_factory.mktemp("srv")
-    proc = ServerProcess(f"sqlite:{d / 'data'}", d / "server.log").start()
-    yield proc
-    proc.stop()

@@ -73,53 +73,43 @@ def test_the_unsupported_subprotocol_close(live):
 
 # -- SPEC §1.3, §8, §9 on a real server process (uvicorn, as `teahouse serve` runs it) --------------
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    from tests.support.server import ServerProcess
-
-    tmp = tmp_path_factory.mktemp("transport")
-    proc = ServerProcess(f"sqlite:{tmp / 'store'}", tmp / "server.log").start()
-    yield proc
-    proc.stop()
-
-
 def _ws_url(server) -> str:
     return server.url.replace("http://", "ws://") + "/ws"
 
 
-async def test_an_unknown_subprotocol_is_closed_with_4406(server):
+async def test_an_unknown_subprotocol_is_closed_with_4406(sqlite_server):
     import websockets
 
-    async with websockets.connect(_ws_url(server), subprotocols=["teahouse.v9.cbor"]) as ws:
+    async with websockets.connect(_ws_url(sqlite_server), subprotocols=["teahouse.v9.cbor"]) as ws:
         with pytest.raises(websockets.ConnectionClosed):
             await ws.recv()
     assert ws.close_code == 4406
     assert "teahouse.v1.msgpack" in ws.close_reason
 
 
-async def test_no_subprotocol_at_all_is_closed_with_4406(server):
+async def test_no_subprotocol_at_all_is_closed_with_4406(sqlite_server):
     import websockets
 
-    async with websockets.connect(_ws_url(server)) as ws:
+    async with websockets.connect(_ws_url(sqlite_server)) as ws:
         with pytest.raises(websockets.ConnectionClosed):
             await ws.recv()
     assert ws.close_code == 4406 and "offered: none" in ws.close_reason
 
 
-async def test_permessage_deflate_is_declined(server):
+async def test_permessage_deflate_is_declined(sqlite_server):
     import websockets
 
-    async with websockets.connect(_ws_url(server), subprotocols=["teahouse.v1.json"]) as ws:  # offers deflate
+    async with websockets.connect(_ws_url(sqlite_server), subprotocols=["teahouse.v1.json"]) as ws:  # offers deflate
         assert ws.subprotocol == "teahouse.v1.json"
         assert not ws.protocol.extensions
 
 
-async def test_frame_limits_64_kib_is_an_error_1_mib_closes_1009(server):
+async def test_frame_limits_64_kib_is_an_error_1_mib_closes_1009(sqlite_server):
     import websockets
 
     from protocol.codec import decode, encode
 
-    async with websockets.connect(_ws_url(server), subprotocols=["teahouse.v1.msgpack"], compression=None,
+    async with websockets.connect(_ws_url(sqlite_server), subprotocols=["teahouse.v1.msgpack"], compression=None,
                                   max_size=2**24) as ws:
         await ws.send(encode({"type": "hello"}, "msgpack"))
         assert decode(await ws.recv(), "msgpack")["type"] == "welcome"

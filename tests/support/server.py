@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -64,3 +66,13 @@ class ServerProcess:
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+@contextlib.contextmanager
+def sqlite_server(workdir: Path) -> Iterator[ServerProcess]:
+    """A server on a fresh SQLite store in `workdir`, stopped on exit."""
+    proc = ServerProcess(f"sqlite:{workdir / 'data'}", workdir / "server.log").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()

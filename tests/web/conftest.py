@@ -5,7 +5,7 @@ import warnings
 
 import pytest
 
-from tests.support.server import ServerProcess
+from tests.support.server import sqlite_server as running_sqlite_server
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -23,7 +23,5 @@ def _collect_garbage_left_by_earlier_tests():
 @pytest.fixture(scope="session")
 def web_server(tmp_path_factory):
     """A real server (sqlite store) serving the web client at /web/ and the JS SDK at /js/."""
-    d = tmp_path_factory.mktemp("web")
-    proc = ServerProcess(f"sqlite:{d / 'data'}", d / "server.log").start()
-    yield proc
-    proc.stop()
+    with running_sqlite_server(tmp_path_factory.mktemp("web")) as proc:
+        yield proc
