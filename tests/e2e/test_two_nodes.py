@@ -6,66 +6,66 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from clients.python import TeahouseClient
 from tests.e2e.helpers import assert_log_verifies, close_all, doc_of, play_resilient
 from tests.support.server import ServerProcess
 
 
-async def test_a_match_played_across_two_nodes(redis_url, tmp_path):
-    a = ServerProcess(redis_url, tmp_path / "a.log").start()
-    b = ServerProcess(redis_url, tmp_path / "b.log").start()
+@pytest.fixture
+async def clients(redis_url, tmp_path):
+    """Clients of two server processes that share one Redis."""
+    nodes = [ServerProcess(redis_url, tmp_path / f"{name}.log").start() for name in "ab"]
+    ca, cb = TeahouseClient(nodes[0].url), TeahouseClient(nodes[1].url)
     try:
-        ca, cb = TeahouseClient(a.url), TeahouseClient(b.url)
-        mid = (await ca.create_match("pixies", 4))["match"]
-        # seats are taken through either node; the last one starts the match
-        tokens = [(await (ca if i % 2 else cb).take_seat(mid))["token"] for i in range(4)]
-        conns = [await (ca if i % 2 else cb).connect().open() for i in range(4)]
-        views = [await c.join(mid, t) for c, t in zip(conns, tokens, strict=True)]
-        specs = [await ca.connect().open(), await cb.connect().open()]
-        spec_views = [await s.spectate(mid) for s in specs]
-        await asyncio.wait_for(
-            asyncio.gather(*[play_resilient(c, mid, random.Random(i)) for i, c in enumerate(conns)]), 90)
-        log = await cb.log(mid)
-        final = log["seq"]
-        for v in spec_views:
-            await v.wait_for(lambda g: g.seq == final)
-        for i, v in enumerate(views):
-            assert v.seq == final
-            rep = await ca.replay(mid, final, seat=i)
-            assert doc_of(v) == {"view": rep["view"], "status": rep["status"]}
-        rep = await cb.replay(mid, final)
-        assert all(doc_of(v) == {"view": rep["view"], "status": rep["status"]} for v in spec_views)
-        assert [c["seq"] for c in log["commits"]] == list(range(1, final + 1))
-        assert_log_verifies("pixies", 4, {}, log)
-        await close_all(*conns, *specs)
+        yield ca, cb
+    finally:
         await ca.aclose()
         await cb.aclose()
-    finally:
-        a.stop()
-        b.stop()
+        for node in nodes:
+            node.stop()
 
 
-async def test_presence_is_seen_across_nodes(redis_url, tmp_path):
-    a = ServerProcess(redis_url, tmp_path / "a.log").start()
-    b = ServerProcess(redis_url, tmp_path / "b.log").start()
-    try:
-        ca, cb = TeahouseClient(a.url), TeahouseClient(b.url)
-        mid = (await ca.create_match("pixies", 2))["match"]
-        tokens = [(await ca.take_seat(mid))["token"] for _ in range(2)]
-        watcher = await ca.connect().open()
-        wv = await watcher.spectate(mid)
-        p0 = await cb.connect().open()
-        await p0.join(mid, tokens[0])
-        # seat 0 and a second spectator connect on node b; the spectator on node a sees them
-        s2 = await cb.connect().open()
-        await s2.spectate(mid)
-        await wv.wait_for(lambda g: g.presence and g.presence["seats"] == [True, False]
-                          and g.presence["spectators"] == 2, timeout=10)
-        await p0.close()
-        await wv.wait_for(lambda g: g.presence["seats"] == [False, False], timeout=10)
-        await close_all(watcher, s2)
-        await ca.aclose()
-        await cb.aclose()
-    finally:
-        a.stop()
-        b.stop()
+async def test_a_match_played_across_two_nodes(clients):
+    ca, cb = clients
+    mid = (await ca.create_match("pixies", 4))["match"]
+    # seats are taken through either node; the last one starts the match
+    tokens = [(await (ca if i % 2 else cb).take_seat(mid))["token"] for i in range(4)]
+    conns = [await (ca if i % 2 else cb).connect().open() for i in range(4)]
+    views = [await c.join(mid, t) for c, t in zip(conns, tokens, strict=True)]
+    specs = [await ca.connect().open(), await cb.connect().open()]
+    spec_views = [await s.spectate(mid) for s in specs]
+    await asyncio.wait_for(
+        asyncio.gather(*[play_resilient(c, mid, random.Random(i)) for i, c in enumerate(conns)]), 90)
+    log = await cb.log(mid)
+    final = log["seq"]
+    for v in spec_views:
+        await v.wait_for(lambda g: g.seq == final)
+    for i, v in enumerate(views):
+        assert v.seq == final
+        rep = await ca.replay(mid, final, seat=i)
+        assert doc_of(v) == {"view": rep["view"], "status": rep["status"]}
+    rep = await cb.replay(mid, final)
+    assert all(doc_of(v) == {"view": rep["view"], "status": rep["status"]} for v in spec_views)
+    assert [c["seq"] for c in log["commits"]] == list(range(1, final + 1))
+    assert_log_verifies("pixies", 4, {}, log)
+    await close_all(*conns, *specs)
+
+
+async def test_presence_is_seen_across_nodes(clients):
+    ca, cb = clients
+    mid = (await ca.create_match("pixies", 2))["match"]
+    tokens = [(await ca.take_seat(mid))["token"] for _ in range(2)]
+    watcher = await ca.connect().open()
+    wv = await watcher.spectate(mid)
+    p0 = await cb.connect().open()
+    await p0.join(mid, tokens[0])
+    # seat 0 and a second spectator connect on node b; the spectator on node a sees them
+    s2 = await cb.connect().open()
+    await s2.spectate(mid)
+    await wv.wait_for(lambda g: g.presence and g.presence["seats"] == [True, False]
+                      and g.presence["spectators"] == 2, timeout=10)
+    await p0.close()
+    await wv.wait_for(lambda g: g.presence["seats"] == [False, False], timeout=10)
+    await close_all(watcher, s2)
