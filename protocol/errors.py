@@ -15,6 +15,7 @@ ERROR_CODES: dict[str, str] = {
     "not_joined": "The connection has not joined or spectated that match.",
     "not_seated": "Only a seated player may do this; spectators may not.",
     "wrong_seat": "The message names a seat other than the one this connection joined.",
+    "reserved_id": "The move id starts with `sys:`, which only the server's own moves use.",
     "busy": "The match is busy; try again.",
     "internal": "The server failed to handle the message; nothing was changed.",
 }

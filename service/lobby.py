@@ -15,7 +15,7 @@ from typing import Any
 
 from service.games import GAMES, IllegalMove, get_game
 from service.games.chance import new_seed, seed_commitment
-from service.runtime import MatchRuntime
+from service.runtime import MatchRuntime, system_move_id
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 MIN_TURN_SECONDS = 1
@@ -153,7 +153,7 @@ class Lobby:
         runtime = await self.runtime(match_id)
         if runtime.seq == 0:
             try:
-                await runtime.submit(None, {"type": "start"}, "start")
+                await runtime.submit(None, {"type": "start"}, system_move_id("start"))
             except IllegalMove:
                 pass  # another node started it between our look and our decide
 

@@ -31,6 +31,15 @@ PRESENCE_COALESCE_S = 0.05
 CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
 REMEMBERED_REJECTIONS = 1024
+# Move ids the server itself commits with (start, the turn clock) begin with this; a client's
+# move id may not (session refuses it with `reserved_id`), so no seat can pre-empt one.
+SYSTEM_MOVE_PREFIX = "sys:"
+# A turn clock whose move failed (the store went away, the match was busy) tries again this soon.
+CLOCK_RETRY_S = 1.0
+
+
+def system_move_id(*parts: object) -> str:
+    return SYSTEM_MOVE_PREFIX + ":".join(str(p) for p in parts)
 
 
 class Watcher(Protocol):
@@ -163,18 +172,20 @@ class MatchRuntime:
 
     async def _expire(self, seq: int, deadline: int) -> None:
         await asyncio.sleep(max(0.0, deadline / 1000 - time.time()))
-        if self.seq != seq or self.closed:
-            return
-        for seat in self.game.status(self.state)["to_act"]:
-            moves = self.game.legal_moves(self.state, seat)
-            if not moves or self.seq != seq:
-                continue
+        # Until the state moves on, keep trying: a clock that gives up stops the match for ever.
+        while self.seq == seq and not self.closed:
             try:
-                await self.submit(seat, moves[0], f"clock:{seq}:{seat}")
-            except (IllegalMove, Busy):
-                pass  # the state moved on under the clock: the new seq has a clock of its own
-            except Exception:
-                log.exception("turn clock of %s failed at seq %d", self.id, seq)
+                for seat in self.game.status(self.state)["to_act"]:
+                    moves = self.game.legal_moves(self.state, seat)
+                    if moves and self.seq == seq:
+                        await self.submit(seat, moves[0], system_move_id("clock", seq, seat))
+                if self.seq != seq:
+                    return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("turn clock of %s failed at seq %d (%s); retrying", self.id, seq, exc)
+            await asyncio.sleep(CLOCK_RETRY_S)
 
     # -- commands -------------------------------------------------------------------------
     async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None) -> int:

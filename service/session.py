@@ -20,7 +20,7 @@ from protocol.errors import ProtocolError
 from service.games import GAMES, IllegalMove
 from service.lobby import Lobby, LobbyError
 from service.projection import Audience
-from service.runtime import Busy, MatchRuntime
+from service.runtime import SYSTEM_MOVE_PREFIX, Busy, MatchRuntime
 
 log = logging.getLogger("teahouse.session")
 
@@ -132,6 +132,8 @@ class Session:
         rt, seat = self._joined(msg["match"])
         if seat is None:
             raise ProtocolError("not_seated", "spectators cannot move")
+        if msg["id"].startswith(SYSTEM_MOVE_PREFIX):
+            raise ProtocolError("reserved_id", f"move ids starting with {SYSTEM_MOVE_PREFIX!r} are the server's own")
         if "seat" in msg and msg["seat"] != seat:
             raise ProtocolError("wrong_seat", f"this connection plays seat {seat}, not seat {msg['seat']}")
         try:

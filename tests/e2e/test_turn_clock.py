@@ -34,12 +34,12 @@ async def test_the_clock_plays_for_seats_that_wait(sqlite_server):
     await view.wait_for(lambda g: g.over and g.deadline is None, timeout=10)
 
     log = await client.log(mid)
-    clocked = [c for c in log["commits"] if (c["move_id"] or "").startswith("clock:")]
+    clocked = [c for c in log["commits"] if (c["move_id"] or "").startswith("sys:clock:")]
     assert len(clocked) >= 2
     states = states_by_seq("pixies", 2, {}, log["commits"])
     g = get_game("pixies")
     for c in clocked:
-        _, seq, seat = c["move_id"].split(":")
+        _, _, seq, seat = c["move_id"].split(":")
         assert c["seq"] == int(seq) + 1 and c["seat"] == int(seat)
         assert c["command"] == g.legal_moves(states[int(seq)], int(seat))[0]
     assert len({c["seq"] for c in clocked}) == len(clocked), "each timeout commits once"
