@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 from protocol.versions import negotiate, unsupported_reason
 from service import replay
 from service.games import GAMES, get_game
+from service.guards import install_log_redaction, json_body, seat_token
 from service.lobby import Lobby, LobbyError
 from service.session import Session
 from service.store import EventStore, MatchRecord, open_store
@@ -40,19 +41,6 @@ def json(data: Any, status: int = 200) -> Response:
 
 def problem(code: str, message: str, status: int) -> Response:
     return json({"error": {"code": code, "message": message}}, status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise LobbyError("bad_json", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise LobbyError("bad_json", "the request body must be a JSON object")
-    return data
 
 
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
@@ -83,6 +71,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        install_log_redaction()
         s = store if store is not None else open_store(store_url or "sqlite:teahouse-data")
         holder["store"], holder["lobby"] = s, Lobby(s)
         holder["lobby"].start()
@@ -132,7 +121,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
 
     @handles_errors
     async def create_match(request: Request) -> Response:
-        body = await _body(request)
+        body = await json_body(request)
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
                                    body.get("listed", True), turn_seconds=body.get("turn_seconds"))
         return json(_summary(rec, 0), 201)
@@ -154,7 +143,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
 
     @handles_errors
     async def take_seat(request: Request) -> Response:
-        body = await _body(request)
+        body = await json_body(request)
         seat, token = await lobby().take_seat(request.path_params["match"], body.get("seat"), body.get("name"))
         return json({"match": request.path_params["match"], "seat": seat, "token": token}, 201)
 
@@ -175,17 +164,18 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
         rec = await lobby().record(match_id)
         last = await lobby().store.last_seq(match_id)
         seq = _int_param(q.get("seq"), "seq", last, 0, last)
+        token = seat_token(request)
         seat = None
         if q.get("seat") not in (None, "", "spectator"):
             seat = _int_param(q.get("seat"), "seat", 0, 0, rec.players - 1)
-            if not rec.finished and await lobby().seat_for_token(match_id, q.get("token") or "") != seat:
+            if not rec.finished and await lobby().seat_for_token(match_id, token) != seat:
                 raise LobbyError("bad_token", "a live match shows a seat's view only to that seat's token", 403)
         commits = await lobby().store.read(match_id, 0, seq)
         return json(replay.at(rec, commits, seq, seat))
 
     @handles_errors
     async def fork(request: Request) -> Response:
-        body = await _body(request)
+        body = await json_body(request)
         rec = await lobby().fork(request.path_params["match"], body.get("seq"))
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 

@@ -542,8 +542,8 @@ export class TeahouseClient {
     return new Connection(this.wsUrl, { WebSocket: this._wsImpl, encoding: this.encoding, ...options });
   }
 
-  async _call(method, path, body = undefined) {
-    const init = { method, headers: {} };
+  async _call(method, path, body = undefined, headers = {}) {
+    const init = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -610,9 +610,10 @@ export class TeahouseClient {
     const q = new URLSearchParams();
     if (seq !== null) q.set("seq", String(seq));
     if (seat !== null) q.set("seat", String(seat));
-    if (token !== null) q.set("token", token);
     const qs = q.toString();
-    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/replay${qs ? "?" + qs : ""}`);
+    // The token goes in a header, never the URL (URLs end up in logs and histories).
+    const headers = token !== null ? { Authorization: `Bearer ${token}` } : {};
+    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/replay${qs ? "?" + qs : ""}`, undefined, headers);
   }
 
   /** A new match from commit `seq` of a finished one. */

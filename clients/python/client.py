@@ -326,9 +326,9 @@ class TeahouseClient:
             params["seq"] = seq
         if seat is not None:
             params["seat"] = seat
-        if token is not None:
-            params["token"] = token
-        return await self._call("GET", f"/api/matches/{match}/replay", params=params)
+        # The token goes in a header: a URL ends up in logs and histories.
+        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        return await self._call("GET", f"/api/matches/{match}/replay", params=params, headers=headers)
 
     async def fork(self, match: str, seq: int) -> dict[str, Any]:
         return await self._call("POST", f"/api/matches/{match}/fork", json={"seq": seq})

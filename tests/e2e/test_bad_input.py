@@ -291,7 +291,7 @@ async def test_bad_match_creation(sqlite_server, body, status, code):
 async def test_http_errors_are_structured(sqlite_server, live):
     client, mid, tokens, _ = live
     base = sqlite_server.url
-    r = httpx.post(base + "/api/matches", content=b"{oops")
+    r = httpx.post(base + "/api/matches", content=b"{oops", headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
     r = httpx.get(base + "/api/matches/nope")
     assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
@@ -301,7 +301,8 @@ async def test_http_errors_are_structured(sqlite_server, live):
     assert r.status_code == 409 and r.json()["error"]["code"] == "match_live"
     r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seat": 0})
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
-    r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seat": 0, "token": tokens[0]})
+    r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seat": 0},
+                  headers={"Authorization": f"Bearer {tokens[0]}"})
     assert r.status_code == 200 and r.json()["seat"] == 0
     r = httpx.get(base + f"/api/matches/{mid}/replay", params={"seq": "x"})
     assert r.status_code == 400

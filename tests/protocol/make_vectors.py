@@ -94,7 +94,7 @@ def render_http(call: dict[str, Any]) -> str:
     req = f"{call['method']} {call['path']}"
     if call.get("body") is not None:
         body = call["body"] if isinstance(call["body"], str) else orjson.dumps(call["body"]).decode()
-        req += f"\nContent-Type: application/json\n\n{body}"
+        req += f"\nContent-Type: {call.get('request_type', 'application/json')}\n\n{body}"
     resp = call["response"]
     if isinstance(resp, str):
         shown = resp
@@ -493,10 +493,11 @@ def _session(rec: Recorder, http: Any) -> None:
     from starlette.websockets import WebSocketDisconnect
 
     def call(name: str, method: str, path: str, body: Any = None, note: str = "",
-             keep: Any = None) -> Any:
+             keep: Any = None, send_type: str = "application/json") -> Any:
         kw: dict[str, Any] = {}
         if isinstance(body, str):
             kw["content"] = body.encode()
+            kw["headers"] = {"Content-Type": send_type}
         elif body is not None:
             kw["json"] = body
         r = http.request(method, path, **kw)
@@ -505,6 +506,8 @@ def _session(rec: Recorder, http: Any) -> None:
         shown = keep(data) if keep else data
         rec.http.append({"name": name, "method": method, "path": path, "body": body, "status": r.status_code,
                          "content_type": ctype, "response": shown, "note": note})
+        if send_type != "application/json":
+            rec.http[-1]["request_type"] = send_type
         return data
 
     call("health", "GET", "/health")
@@ -514,6 +517,8 @@ def _session(rec: Recorder, http: Any) -> None:
     call("create_bad_players", "POST", "/api/matches", {"game": "pixies", "players": 9})
     call("create_bad_field", "POST", "/api/matches", {"game": "pixies", "players": "two"})
     call("create_bad_json", "POST", "/api/matches", "{not json")
+    call("create_text_plain", "POST", "/api/matches", '{"game": "pixies", "players": 2}', send_type="text/plain",
+         note="a body that is not sent as application/json is refused, whatever it holds")
     call("list", "GET", "/api/matches?state=open")
     call("get", "GET", f"/api/matches/{MATCH}")
     call("get_unknown", "GET", "/api/matches/nope")

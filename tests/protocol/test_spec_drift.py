@@ -57,3 +57,11 @@ def test_resync_window_and_remembered_rejections():
     assert f"last {projection.RECENT} per audience" in limits
     assert f"last {runtime.REMEMBERED_REJECTIONS} per match" in limits
     assert f"{runtime.DECIDE_ATTEMPTS} times" in _section(7)
+
+
+def test_the_http_limits_are_the_guards_constants():
+    from service import guards
+
+    http = _section(2)
+    assert f"A body is at most {guards.MAX_BODY_BYTES} bytes (413 `body_too_large`)" in http
+    assert f"within {guards.BODY_TIMEOUT_S:g} seconds of its headers (408 `body_timeout`)" in http

@@ -24,6 +24,7 @@ class ServerProcess:
         self.log_path = log_path
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
+        self.log_level = "warning"
 
     @property
     def url(self) -> str:
@@ -33,7 +34,7 @@ class ServerProcess:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
-                 "--store", self.store_url, "--log-level", "warning"],
+                 "--store", self.store_url, "--log-level", self.log_level],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
         deadline = time.monotonic() + 20

@@ -248,3 +248,14 @@ test("a failed reconnect can be tried again", async () => {
   assert.ok(!conn.lost);
   assert.deepEqual(sockets.at(-1).sent.map((m) => m.type), ["hello", "join"]);
 });
+
+test("a seat token travels in the Authorization header, never in the URL", async () => {
+  const calls = [];
+  const fakeFetch = async (url, init) => {
+    calls.push([url, init.headers]);
+    return { status: 200, json: async () => ({ ok: true }) };
+  };
+  const client = new TeahouseClient("http://h:1", { fetch: fakeFetch, WebSocket: class {} });
+  await client.replay("M", { seat: 1, token: "tok-abc" });
+  assert.deepEqual(calls, [["http://h:1/api/matches/M/replay?seat=1", { Authorization: "Bearer tok-abc" }]]);
+});

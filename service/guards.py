@@ -1,0 +1,107 @@
+"""What an anonymous client may cost a node over HTTP: body size and time, media type, where a
+seat token may travel, and log lines that never carry one.
+
+The limits are module constants (operators' settings are ops' service/limits.py once it lands);
+SPEC.md section 2 and docs/operators.md state them and tests/protocol checks they agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import Any
+
+import orjson
+from starlette.requests import ClientDisconnect, Request
+
+from service.lobby import LobbyError
+
+# The largest request body read (a create with Chinese Squared's largest content set fits).
+MAX_BODY_BYTES = 1 << 20
+# A body must arrive whole within this many seconds of its headers.
+BODY_TIMEOUT_S = 10.0
+
+_TOKEN_IN_TEXT = re.compile(r"([?&;]token=)[^&;\s\"']*", re.I)
+_BEARER_IN_TEXT = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.~+/=]+", re.I)
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object body ({} when empty), read within the size and time limits.
+
+    Only `application/json` is read as JSON: a browser sends text/plain and form bodies
+    cross-site without asking first, so accepting them would let any page act for a visitor."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
+        raise _too_large()
+    try:
+        raw = await asyncio.wait_for(_read_capped(request), BODY_TIMEOUT_S)
+    except TimeoutError:
+        raise LobbyError("body_timeout", f"the request body did not arrive within {BODY_TIMEOUT_S:g} s", 408) from None
+    except ClientDisconnect:
+        raise LobbyError("body_timeout", "the client went away before its body arrived", 408) from None
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if not raw and media in ("", "application/json"):
+        return {}
+    if media != "application/json":
+        raise LobbyError("unsupported_media_type",
+                         "send the body as JSON with Content-Type: application/json", 415)
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise LobbyError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise LobbyError("bad_json", "the request body must be a JSON object")
+    return data
+
+
+async def _read_capped(request: Request) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _too_large()
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large() -> LobbyError:
+    return LobbyError("body_too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes", 413)
+
+
+def seat_token(request: Request) -> str:
+    """The seat token of a request, from `Authorization: Bearer <token>` ("" when absent).
+
+    A token in the query string is refused, not ignored: it has already been written to
+    access logs and browser history, and the caller must learn to stop sending it there."""
+    if "token" in request.query_params:
+        raise LobbyError("token_in_url", "send the seat token in the Authorization header "
+                         "(Authorization: Bearer <token>), never in the URL", 400)
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else ""
+
+
+class RedactTokens(logging.Filter):
+    """Blank out token values in a log record (a client may still put one in a URL)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def redact(text: str) -> str:
+    return _BEARER_IN_TEXT.sub(r"\1[redacted]", _TOKEN_IN_TEXT.sub(r"\1[redacted]", text))
+
+
+def install_log_redaction() -> None:
+    """Attach the filter to the loggers that echo request lines and to their handlers (a
+    logger's own filters do not see records its children propagate). Idempotent."""
+    for name in ("uvicorn.access", "uvicorn.error", "uvicorn", "teahouse", None):
+        logger = logging.getLogger(name)
+        for target in (logger, *logger.handlers):
+            if not any(isinstance(f, RedactTokens) for f in target.filters):
+                target.addFilter(RedactTokens())
