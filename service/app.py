@@ -26,7 +26,7 @@ from service import replay
 from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
 from service.lobby import Lobby, LobbyError
-from service.session import Session
+from service.session import CLOSE_IDLE, IDLE_SOCKET_S, Session
 from service.store import EventStore, MatchRecord, open_store
 
 log = logging.getLogger("teahouse.app")
@@ -254,12 +254,23 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
                 frame = msg.get("text") or ""
             await session.handle(frame)
 
-    tasks: list[asyncio.Future[Any]] = [asyncio.create_task(writer()), asyncio.create_task(reader())]
+    async def idle_watch() -> None:
+        while True:
+            idle = session.idle_for()
+            if idle >= IDLE_SOCKET_S:
+                on_cut(CLOSE_IDLE, f"idle: no match watched for {IDLE_SOCKET_S:g} s")
+                return
+            await asyncio.sleep(IDLE_SOCKET_S - idle if idle else min(IDLE_SOCKET_S, 5.0))
+
+    tasks: list[asyncio.Future[Any]] = [asyncio.create_task(writer()), asyncio.create_task(reader()),
+                                        asyncio.create_task(idle_watch())]
     try:
-        done, _ = await asyncio.wait([*tasks, closing], return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([*tasks[:2], closing], return_when=asyncio.FIRST_COMPLETED)
         if closing in done:
             code, reason = closing.result()
-            tasks[0].cancel()
+            # Stop reading at once: a client cut off for not reading must not keep being served.
+            for t in tasks:
+                t.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(code=code, reason=reason), 2)
     finally:

@@ -50,11 +50,12 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from service.app import create_app
+    from service.guards import GuardedH11Protocol
 
     app = create_app(store_url=args.store)
     print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}); "
           f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_per_message_deflate=False,
+    uvicorn.run(app, host=args.host, port=args.port, http=GuardedH11Protocol, ws="websockets-sansio", ws_per_message_deflate=False,
                 ws_max_size=1 << 20, log_level=args.log_level, lifespan="on")
     return 0
 

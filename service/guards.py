@@ -9,18 +9,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 from typing import Any
 
+import h11
 import orjson
 from starlette.requests import ClientDisconnect, Request
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from service.lobby import LobbyError
+
+
+def _seconds(name: str, default: float) -> float:
+    # An override for tests and operators; ops' service/limits.py will own these settings.
+    return float(os.environ.get(name, default))
+
 
 # The largest request body read (a create with Chinese Squared's largest content set fits).
 MAX_BODY_BYTES = 1 << 20
 # A body must arrive whole within this many seconds of its headers.
 BODY_TIMEOUT_S = 10.0
+# A request's headers (a WebSocket handshake's too) must arrive within this many seconds of
+# the connection opening, or of the first byte of the next request on a kept-alive connection.
+HEADER_TIMEOUT_S = _seconds("TEAHOUSE_HEADER_TIMEOUT_S", 10.0)
+# The whole request, body included, even one no route reads.
+REQUEST_TIMEOUT_S = _seconds("TEAHOUSE_REQUEST_TIMEOUT_S", 30.0)
 
 _TOKEN_IN_TEXT = re.compile(r"([?&;]token=)[^&;\s\"']*", re.I)
 _BEARER_IN_TEXT = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.~+/=]+", re.I)
@@ -105,3 +119,59 @@ def install_log_redaction() -> None:
         for target in (logger, *logger.handlers):
             if not any(isinstance(f, RedactTokens) for f in target.filters):
                 target.addFilter(RedactTokens())
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with deadlines for slow or half-sent requests.
+
+    uvicorn waits for a request's headers (and for a body nobody reads) for ever, so a client
+    trickling bytes holds a connection, a file descriptor and memory for as long as it likes.
+    Here a request's headers must arrive within HEADER_TIMEOUT_S and the whole request within
+    REQUEST_TIMEOUT_S, or the connection is closed without an answer."""
+
+    _header_timer: asyncio.TimerHandle | None = None
+    _request_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._header_timer is None and self.conn.their_state is h11.IDLE:
+            self._arm()  # the first bytes of a next request on a kept-alive connection
+        super().data_received(data)
+        if self._header_timer is not None and self.conn.their_state is not h11.IDLE:
+            self._header_timer.cancel()
+            self._header_timer = None
+        if self._request_timer is not None and self.conn.their_state in (h11.DONE, h11.MUST_CLOSE,
+                                                                          h11.CLOSED, h11.SWITCHED_PROTOCOL):
+            self._request_timer.cancel()
+            self._request_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        if self._request_timer is not None and self.conn.their_state is h11.DONE:
+            self._disarm()
+        super().on_response_complete()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._header_timer = self.loop.call_later(HEADER_TIMEOUT_S, self._expired, "headers")
+        self._request_timer = self.loop.call_later(REQUEST_TIMEOUT_S, self._expired, "request")
+
+    def _disarm(self) -> None:
+        for timer in (self._header_timer, self._request_timer):
+            if timer is not None:
+                timer.cancel()
+        self._header_timer = self._request_timer = None
+
+    def _expired(self, what: str) -> None:
+        self._disarm()
+        if self.transport.get_protocol() is not self or self.transport.is_closing():
+            return  # upgraded to a WebSocket, or already closing
+        if what == "request" and self.conn.their_state is h11.DONE:
+            return
+        self.transport.close()

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +30,10 @@ MAX_FRAME = 64 * 1024
 OUTBOX = 512
 SERVER = "teahouse/0.1"
 CLOSE_SLOW = 4408
+CLOSE_IDLE = 4410
+# A connection that watches no match for this long is closed (CLOSE_IDLE): an idle socket costs
+# a file descriptor and memory and serves nobody. TEAHOUSE_IDLE_SOCKET_S overrides it (tests).
+IDLE_SOCKET_S = float(os.environ.get("TEAHOUSE_IDLE_SOCKET_S", 60))
 
 
 class Session:
@@ -40,6 +46,11 @@ class Session:
         self.cut = False
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
         self._on_cut = on_cut
+        self._unwatched_since = time.monotonic()
+
+    def idle_for(self) -> float:
+        """Seconds this connection has watched no match (0 while it watches one)."""
+        return 0.0 if self.joined else time.monotonic() - self._unwatched_since
 
     # -- out --------------------------------------------------------------------------------
     def deliver(self, data: bytes) -> None:
@@ -59,6 +70,8 @@ class Session:
 
     # -- in ---------------------------------------------------------------------------------
     async def handle(self, frame: bytes | str) -> None:
+        if self.cut:
+            return  # cut off: nothing it sends counts any more
         ref = None
         try:
             size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
@@ -126,6 +139,8 @@ class Session:
         rt, _ = self._joined(msg["match"])
         rt.detach(self)
         del self.joined[msg["match"]]
+        if not self.joined:
+            self._unwatched_since = time.monotonic()
         self.send(messages.left(msg["match"]))
 
     async def _on_move(self, msg: dict[str, Any]) -> None:
@@ -162,3 +177,4 @@ class Session:
         for rt, _ in self.joined.values():
             rt.detach(self)
         self.joined.clear()
+        self._unwatched_since = time.monotonic()

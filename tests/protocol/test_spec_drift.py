@@ -39,6 +39,8 @@ def test_close_codes_and_limits_match_the_server():
     closes = _section(8)
     assert re.search(rf"^\| {app.CLOSE_UNSUPPORTED} \|", closes, re.M)
     assert re.search(rf"^\| {session.CLOSE_SLOW} \|", closes, re.M)
+    assert re.search(rf"^\| {session.CLOSE_IDLE} \| server \| idle: the connection watched no match for "
+                     rf"{session.IDLE_SOCKET_S:g} seconds", closes, re.M)
     limits = _section(9)
     assert f"| {session.MAX_FRAME} bytes (a text frame counts its UTF-8 bytes)" in limits
     assert re.search(rf"outbox\) \| {session.OUTBOX} \|", limits)

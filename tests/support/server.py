@@ -25,6 +25,7 @@ class ServerProcess:
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.log_level = "warning"
+        self.env: dict[str, str] = {}  # extra environment (e.g. shorter limits for a test)
 
     @property
     def url(self) -> str:
@@ -35,7 +36,7 @@ class ServerProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                  "--store", self.store_url, "--log-level", self.log_level],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
             )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
