@@ -87,7 +87,12 @@ class Lobby:
             raise LobbyError("bad_field", f"turn_seconds must be an integer from {MIN_TURN_SECONDS} "
                              f"to {MAX_TURN_SECONDS}, or null for no clock")
         try:
-            game.initial(options, players)  # the engine checks the seat count and the options
+            # The engine checks the seat count and the options. Off the event loop: a large
+            # option (a content set) takes milliseconds that other matches must not wait for.
+            if options:
+                await asyncio.to_thread(game.initial, options, players)
+            else:
+                game.initial(options, players)
         except IllegalMove as exc:
             raise LobbyError(exc.code, exc.message) from None
         seed = new_seed()

@@ -7,6 +7,7 @@ before any match uses it (spec 2.2, "Custom content rules").
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -80,10 +81,12 @@ def tone_of(pinyin: str) -> int:
     return found.pop() if found else 0
 
 
-def content_words(gloss: str) -> set[str]:
-    """Spec 9.2: lower-case, drop bracketed parts, split at non-letters, drop the stop words."""
+@functools.lru_cache(maxsize=8192)
+def content_words(gloss: str) -> frozenset[str]:
+    """Spec 9.2: lower-case, drop bracketed parts, split at non-letters, drop the stop words.
+    (Cached: a gloss's words are asked for at every claim.)"""
     text = re.sub(r"\([^)]*\)", " ", gloss.lower())
-    return {w for w in re.split(r"[^a-z]+", text) if w and w not in _STOP_WORDS}
+    return frozenset(w for w in re.split(r"[^a-z]+", text) if w and w not in _STOP_WORDS)
 
 
 def distractors(chars: dict[str, dict[str, Any]], char: str) -> list[str]:
@@ -95,9 +98,18 @@ def distractors(chars: dict[str, dict[str, Any]], char: str) -> list[str]:
     )
 
 
-def card_char(card: str) -> str:
-    """`心#2` -> `心`: a card id is its character and a copy number."""
-    return card.rsplit("#", 1)[0]
+# What one content set may hold: bounded, so that checking it (which compares glosses pairwise
+# in the worst case) stays a few milliseconds and a request cannot hold a node (issue 15.1).
+MAX_CONTENT_CHARACTERS = 400
+MAX_CONTENT_TASKS = 400
+MAX_CONTENT_TEXT = 200  # code points of any one string (char, trad, pinyin, gloss, question, id)
+MAX_TASK_ANSWER = 16  # characters in one task's answer
+_checks = 0
+
+
+def content_checks() -> int:
+    """How many content sets this process has checked (the rest came from the cache)."""
+    return _checks
 
 
 def compile_content(raw: Any) -> dict[str, Any]:
@@ -105,7 +117,29 @@ def compile_content(raw: Any) -> dict[str, Any]:
 
     Result: {"id", "chars": {char: {trad, pinyin, tone, steps, gloss}}, "tasks": {id: {question,
     answer: [char], answer_text, pinyin}}, "task_ids": [...], "card_ids": [canonical order]}.
+    A content set equal to one already checked is not checked again: loads, replays and forks
+    of a match fold from `initial` with the same options. The result is shared: never mutate it.
     """
+    try:
+        key = json.dumps(raw, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return _compile(raw)  # not plain data: refused below
+    return _compile_once(key)
+
+
+@functools.lru_cache(maxsize=64)
+def _compile_once(key: str) -> dict[str, Any]:
+    return _compile(json.loads(key))
+
+
+def card_char(card: str) -> str:
+    """`心#2` -> `心`: a card id is its character and a copy number."""
+    return card.rsplit("#", 1)[0]
+
+
+def _compile(raw: Any) -> dict[str, Any]:
+    global _checks
+    _checks += 1
     if not isinstance(raw, dict):
         raise ContentError("a content set is an object with 'id', 'characters' and 'tasks'")
     unknown = sorted(set(raw) - {"id", "characters", "tasks"})
@@ -119,6 +153,10 @@ def compile_content(raw: Any) -> dict[str, Any]:
         raise ContentError("content 'characters' must be a non-empty list")
     if not isinstance(tasks_raw, list):
         raise ContentError("content 'tasks' must be a list")
+    if len(entries) > MAX_CONTENT_CHARACTERS or len(tasks_raw) > MAX_CONTENT_TASKS:
+        raise ContentError(f"a content set has at most {MAX_CONTENT_CHARACTERS} characters and "
+                           f"{MAX_CONTENT_TASKS} tasks; this one has {len(entries)} and {len(tasks_raw)}")
+    _check_text_lengths(set_id, entries, tasks_raw)
 
     chars: dict[str, dict[str, Any]] = {}
     copies: dict[str, int] = {}
@@ -196,8 +234,17 @@ def compile_content(raw: Any) -> dict[str, Any]:
     minimum = len(SLOTS) + HAND_SIZE * 4
     if total < minimum:
         raise ContentError(f"a content set needs at least {minimum} cards (field plus four hands), this one has {total}")
-    for char in chars:
-        if len(distractors(chars, char)) < OPTIONS_PER_CLAIM - 1:
+    words = {char: content_words(info["gloss"]) for char, info in chars.items()}
+    for char, own in words.items():
+        # Stop at the third eligible distractor: in the usual set that comes within a few
+        # glosses, so the check is linear; the size limit bounds the worst case.
+        found = 0
+        for other, theirs in words.items():
+            if other != char and not (own & theirs):
+                found += 1
+                if found == OPTIONS_PER_CLAIM - 1:
+                    break
+        else:
             raise ContentError(f"character {char!r} needs at least 3 other glosses sharing no content word with its own")
 
     card_ids: list[str] = []
@@ -207,6 +254,20 @@ def compile_content(raw: Any) -> dict[str, Any]:
             seen[c] += 1
             card_ids.append(f"{c}#{seen[c]}")
     return {"id": set_id, "chars": chars, "tasks": tasks, "task_ids": list(tasks), "card_ids": card_ids}
+
+
+def _check_text_lengths(set_id: Any, entries: list[Any], tasks: list[Any]) -> None:
+    """Every string of the set within MAX_CONTENT_TEXT (the types are checked field by field)."""
+    texts = [set_id]
+    texts += [e.get(k) for e in entries if isinstance(e, dict) for k in ("char", "trad", "pinyin", "gloss")]
+    texts += [t.get(k) for t in tasks if isinstance(t, dict) for k in ("id", "question", "pinyin")]
+    for text in texts:
+        if isinstance(text, str) and len(text) > MAX_CONTENT_TEXT:
+            raise ContentError(f"a content string has at most {MAX_CONTENT_TEXT} characters: {text[:40]!r}...")
+    for t in tasks:
+        answer = t.get("answer") if isinstance(t, dict) else None
+        if isinstance(answer, list) and len(answer) > MAX_TASK_ANSWER:
+            raise ContentError(f"a task's answer has at most {MAX_TASK_ANSWER} characters")
 
 
 def _is_int(value: Any) -> bool:
