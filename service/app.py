@@ -27,7 +27,7 @@ from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
-from service.session import CLOSE_IDLE, IDLE_SOCKET_S, Session
+from service.session import CLOSE_IDLE, Session
 from service.store import EventStore, MatchRecord, open_store
 
 log = logging.getLogger("teahouse.app")
@@ -123,7 +123,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
 
     @handles_errors
     async def create_match(request: Request) -> Response:
-        body = await json_body(request)
+        body = await json_body(request, holder["limits"])
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
                                    body.get("listed", True), turn_seconds=body.get("turn_seconds"))
         return json(_summary(rec, 0), 201)
@@ -145,7 +145,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
 
     @handles_errors
     async def take_seat(request: Request) -> Response:
-        body = await json_body(request)
+        body = await json_body(request, holder["limits"])
         seat, token = await lobby().take_seat(request.path_params["match"], body.get("seat"), body.get("name"))
         return json({"match": request.path_params["match"], "seat": seat, "token": token}, 201)
 
@@ -177,7 +177,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
 
     @handles_errors
     async def fork(request: Request) -> Response:
-        body = await json_body(request)
+        body = await json_body(request, holder["limits"])
         rec = await lobby().fork(request.path_params["match"], body.get("seq"))
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 
@@ -188,7 +188,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        await serve_session(ws, lobby(), chosen.encoding)
+        await serve_session(ws, lobby(), chosen.encoding, holder["limits"].idle_socket_s)
 
     routes = [
         Route("/health", health),
@@ -227,7 +227,7 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
     return value
 
 
-async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
+async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: float = Limits.idle_socket_s) -> None:
     """Pump frames in and out until the client leaves or is cut off for reading too slowly."""
     closing: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -259,10 +259,10 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
     async def idle_watch() -> None:
         while True:
             idle = session.idle_for()
-            if idle >= IDLE_SOCKET_S:
-                on_cut(CLOSE_IDLE, f"idle: no match watched for {IDLE_SOCKET_S:g} s")
+            if idle >= idle_s:
+                on_cut(CLOSE_IDLE, f"idle: no match watched for {idle_s:g} s")
                 return
-            await asyncio.sleep(IDLE_SOCKET_S - idle if idle else min(IDLE_SOCKET_S, 5.0))
+            await asyncio.sleep(idle_s - idle if idle else min(idle_s, 5.0))
 
     tasks: list[asyncio.Future[Any]] = [asyncio.create_task(writer()), asyncio.create_task(reader()),
                                         asyncio.create_task(idle_watch())]

@@ -1,15 +1,14 @@
 """What an anonymous client may cost a node over HTTP: body size and time, media type, where a
 seat token may travel, and log lines that never carry one.
 
-The limits are module constants (operators' settings are ops' service/limits.py once it lands);
-SPEC.md section 2 and docs/operators.md state them and tests/protocol checks they agree.
+The numbers are operator limits (service/limits.py); SPEC.md section 2 and docs/operators.md
+state their defaults and tests/protocol checks they agree.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 from typing import Any
 
@@ -18,40 +17,27 @@ import orjson
 from starlette.requests import ClientDisconnect, Request
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from service.limits import Limits
 from service.lobby import LobbyError
-
-
-def _seconds(name: str, default: float) -> float:
-    # An override for tests and operators; ops' service/limits.py will own these settings.
-    return float(os.environ.get(name, default))
-
-
-# The largest request body read (a create with Chinese Squared's largest content set fits).
-MAX_BODY_BYTES = 1 << 20
-# A body must arrive whole within this many seconds of its headers.
-BODY_TIMEOUT_S = 10.0
-# A request's headers (a WebSocket handshake's too) must arrive within this many seconds of
-# the connection opening, or of the first byte of the next request on a kept-alive connection.
-HEADER_TIMEOUT_S = _seconds("TEAHOUSE_HEADER_TIMEOUT_S", 10.0)
-# The whole request, body included, even one no route reads.
-REQUEST_TIMEOUT_S = _seconds("TEAHOUSE_REQUEST_TIMEOUT_S", 30.0)
 
 _TOKEN_IN_TEXT = re.compile(r"([?&;]token=)[^&;\s\"']*", re.I)
 _BEARER_IN_TEXT = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.~+/=]+", re.I)
 
 
-async def json_body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request, limits: Limits) -> dict[str, Any]:
     """The request's JSON object body ({} when empty), read within the size and time limits.
 
     Only `application/json` is read as JSON: a browser sends text/plain and form bodies
     cross-site without asking first, so accepting them would let any page act for a visitor."""
+    cap = limits.max_body_bytes
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
-        raise _too_large()
+    if length is not None and length.isdigit() and int(length) > cap:
+        raise _too_large(cap)
     try:
-        raw = await asyncio.wait_for(_read_capped(request), BODY_TIMEOUT_S)
+        raw = await asyncio.wait_for(_read_capped(request, cap), limits.body_timeout_s)
     except TimeoutError:
-        raise LobbyError("body_timeout", f"the request body did not arrive within {BODY_TIMEOUT_S:g} s", 408) from None
+        raise LobbyError("body_timeout", f"the request body did not arrive within {limits.body_timeout_s:g} s",
+                         408) from None
     except ClientDisconnect:
         raise LobbyError("body_timeout", "the client went away before its body arrived", 408) from None
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -69,19 +55,19 @@ async def json_body(request: Request) -> dict[str, Any]:
     return data
 
 
-async def _read_capped(request: Request) -> bytes:
+async def _read_capped(request: Request, cap: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise _too_large()
+        if size > cap:
+            raise _too_large(cap)
         chunks.append(chunk)
     return b"".join(chunks)
 
 
-def _too_large() -> LobbyError:
-    return LobbyError("body_too_large", f"a request body may be at most {MAX_BODY_BYTES} bytes", 413)
+def _too_large(cap: int) -> LobbyError:
+    return LobbyError("body_too_large", f"a request body may be at most {cap} bytes", 413)
 
 
 def seat_token(request: Request) -> str:
@@ -121,14 +107,23 @@ def install_log_redaction() -> None:
                 target.addFilter(RedactTokens())
 
 
+def guarded_http(limits: Limits) -> type[H11Protocol]:
+    """The HTTP protocol class to give uvicorn (`http=`), with these limits' deadlines."""
+    return type("GuardedH11Protocol", (GuardedH11Protocol,), {
+        "header_timeout_s": limits.header_timeout_s, "request_timeout_s": limits.request_timeout_s})
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with deadlines for slow or half-sent requests.
 
     uvicorn waits for a request's headers (and for a body nobody reads) for ever, so a client
     trickling bytes holds a connection, a file descriptor and memory for as long as it likes.
-    Here a request's headers must arrive within HEADER_TIMEOUT_S and the whole request within
-    REQUEST_TIMEOUT_S, or the connection is closed without an answer."""
+    Here a request's headers must arrive within `header_timeout_s` of the connection opening
+    (or of the first byte of the next request on a kept-alive connection) and the whole request
+    within `request_timeout_s`, or the connection is closed without an answer."""
 
+    header_timeout_s = Limits.header_timeout_s
+    request_timeout_s = Limits.request_timeout_s
     _header_timer: asyncio.TimerHandle | None = None
     _request_timer: asyncio.TimerHandle | None = None
 
@@ -159,8 +154,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def _arm(self) -> None:
         self._disarm()
-        self._header_timer = self.loop.call_later(HEADER_TIMEOUT_S, self._expired, "headers")
-        self._request_timer = self.loop.call_later(REQUEST_TIMEOUT_S, self._expired, "request")
+        self._header_timer = self.loop.call_later(self.header_timeout_s, self._expired, "headers")
+        self._request_timer = self.loop.call_later(self.request_timeout_s, self._expired, "request")
 
     def _disarm(self) -> None:
         for timer in (self._header_timer, self._request_timer):

@@ -58,6 +58,18 @@ class Limits:
         0, "an open match's seat taken but never joined for this long is freed again (0: never)")
     options_max_bytes: int = _limit(
         16 * 1024, "largest create-match `options`, as JSON bytes")
+    # -- slow and idle clients (issue 15.6) --------------------------------------------------
+    max_body_bytes: int = _limit(
+        1 << 20, "largest HTTP request body, in bytes (larger: 413 body_too_large)")
+    body_timeout_s: float = _limit(
+        10.0, "seconds a request body may take to arrive after its headers (then 408 body_timeout)")
+    header_timeout_s: float = _limit(
+        10.0, "seconds a request's headers (a WebSocket handshake's too) may take to arrive; "
+              "then the connection is closed without an answer")
+    request_timeout_s: float = _limit(
+        30.0, "seconds a whole HTTP request, body included, may take to arrive; then the connection is closed")
+    idle_socket_s: float = _limit(
+        60.0, "seconds a WebSocket may watch no match before it is closed with 4410")
     # -- retention --------------------------------------------------------------------------
     retention_days: int = _limit(
         0, "finished matches older than this many days are archived or deleted (0: kept forever)")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import secrets
 import time
 from collections.abc import Callable
@@ -30,10 +29,7 @@ MAX_FRAME = 64 * 1024
 OUTBOX = 512
 SERVER = "teahouse/0.1"
 CLOSE_SLOW = 4408
-CLOSE_IDLE = 4410
-# A connection that watches no match for this long is closed (CLOSE_IDLE): an idle socket costs
-# a file descriptor and memory and serves nobody. TEAHOUSE_IDLE_SOCKET_S overrides it (tests).
-IDLE_SOCKET_S = float(os.environ.get("TEAHOUSE_IDLE_SOCKET_S", 60))
+CLOSE_IDLE = 4410  # watched no match for Limits.idle_socket_s: an idle socket serves nobody
 
 
 class Session:

@@ -11,9 +11,23 @@ import asyncio
 import time
 
 import httpx
+import pytest
 
 from service.games.hieroglyphs import data
 from tests.support.big_content import big_content
+from tests.support.server import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def roomy_server(tmp_path_factory):
+    """A server whose operator allows options as large as a request body (service/limits.py),
+    so that the engine's own content limits are what is tested."""
+    work = tmp_path_factory.mktemp("content")
+    proc = ServerProcess(f"sqlite:{work / 'data'}", work / "server.log")
+    proc.env = {"TEAHOUSE_OPTIONS_MAX_BYTES": str(1 << 20)}
+    proc.start()
+    yield proc
+    proc.stop()
 
 
 async def _health_while(url: str, request) -> tuple[httpx.Response, float]:
@@ -29,7 +43,7 @@ async def _health_while(url: str, request) -> tuple[httpx.Response, float]:
         return await task, slowest
 
 
-async def test_an_oversized_content_set_is_refused_at_once(sqlite_server):
+async def test_an_oversized_content_set_is_refused_at_once(roomy_server):
     content = big_content(3000)  # the issue's 3,000 characters (about 290 KiB)
 
     async def create(http):
@@ -37,25 +51,25 @@ async def test_an_oversized_content_set_is_refused_at_once(sqlite_server):
                                                       "options": {"content": content}})
 
     t0 = time.perf_counter()
-    r, slowest = await _health_while(sqlite_server.url, create)
+    r, slowest = await _health_while(roomy_server.url, create)
     took = time.perf_counter() - t0
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_options"
     assert f"at most {data.MAX_CONTENT_CHARACTERS} characters" in r.json()["error"]["message"]
     assert took < 3 and slowest < 3, (took, slowest)  # it used to take 19 s, /health blocked
 
 
-async def test_the_largest_accepted_content_set_is_created_replayed_and_forked(sqlite_server):
+async def test_the_largest_accepted_content_set_is_created_replayed_and_forked(roomy_server):
     content = big_content(data.MAX_CONTENT_CHARACTERS)
 
     async def create(http):
         return await http.post("/api/matches", json={"game": "hieroglyphs", "players": 2,
                                                       "options": {"content": content}})
 
-    r, slowest = await _health_while(sqlite_server.url, create)
+    r, slowest = await _health_while(roomy_server.url, create)
     assert r.status_code == 201, r.text
     assert slowest < 3
     mid = r.json()["match"]
-    async with httpx.AsyncClient(base_url=sqlite_server.url, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=roomy_server.url, timeout=60) as http:
         for _ in range(2):
             assert (await http.post(f"/api/matches/{mid}/seats", json={})).status_code == 201
         rep = await http.get(f"/api/matches/{mid}/replay")

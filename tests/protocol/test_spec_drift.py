@@ -35,12 +35,13 @@ def test_the_http_statuses_match_section_2():
 
 def test_close_codes_and_limits_match_the_server():
     from service import app, session
+    from service.limits import Limits
 
     closes = _section(8)
     assert re.search(rf"^\| {app.CLOSE_UNSUPPORTED} \|", closes, re.M)
     assert re.search(rf"^\| {session.CLOSE_SLOW} \|", closes, re.M)
     assert re.search(rf"^\| {session.CLOSE_IDLE} \| server \| idle: the connection watched no match for "
-                     rf"{session.IDLE_SOCKET_S:g} seconds", closes, re.M)
+                     rf"{Limits.idle_socket_s:g} seconds", closes, re.M)
     limits = _section(9)
     assert f"| {session.MAX_FRAME} bytes (a text frame counts its UTF-8 bytes)" in limits
     assert re.search(rf"outbox\) \| {session.OUTBOX} \|", limits)
@@ -62,8 +63,9 @@ def test_resync_window_and_remembered_rejections():
 
 
 def test_the_http_limits_are_the_guards_constants():
-    from service import guards
+    from service.limits import Limits
 
-    http = _section(2)
-    assert f"A body is at most {guards.MAX_BODY_BYTES} bytes (413 `body_too_large`)" in http
-    assert f"within {guards.BODY_TIMEOUT_S:g} seconds of its headers (408 `body_timeout`)" in http
+    http = " ".join(_section(2).split())
+    assert f"A body is at most {Limits.max_body_bytes} bytes (413 `body_too_large`)" in http
+    assert f"within {Limits.body_timeout_s:g} seconds of its headers (408 `body_timeout`)" in http
+    assert f"arrive within {Limits.header_timeout_s:g} seconds of the connection opening" in http
