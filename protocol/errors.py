@@ -16,7 +16,9 @@ ERROR_CODES: dict[str, str] = {
     "not_seated": "Only a seated player may do this; spectators may not.",
     "wrong_seat": "The message names a seat other than the one this connection joined.",
     "reserved_id": "The move id starts with `sys:`, which only the server's own moves use.",
+    "too_many_matches": "The connection already watches as many matches as it may.",
     "busy": "The match is busy; try again.",
+    "diverged": "The match's log lost commits the server had seen; play is stopped until an operator restores it.",
     "internal": "The server failed to handle the message; nothing was changed.",
 }
 # Rejections of a move carry the rules engine's own code (not_your_turn, game_over, ...),

@@ -27,6 +27,7 @@ from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
+from service.runtime import DIVERGED_SEEN
 from service.session import CLOSE_IDLE, Session
 from service.store import EventStore, MatchRecord, open_store
 
@@ -47,6 +48,8 @@ def problem(code: str, message: str, status: int) -> Response:
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
     taken = sum(s.taken for s in rec.seats)
     state = "finished" if rec.finished else ("live" if taken == rec.players else "open")
+    if rec.diverged is not None:
+        state = "diverged"  # its log lost commits a node had seen (docs/operators.md)
     out: dict[str, Any] = {
         "match": rec.id, "game": rec.game, "players": rec.players, "options": rec.options,
         "listed": rec.listed, "state": state, "created": rec.created,
@@ -98,7 +101,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
 
     async def health(request: Request) -> Response:
         return json({"ok": True, "store": holder["store"].name, "games": list(GAMES),
-                     "live_matches": lobby().live_count})
+                     "live_matches": lobby().live_count, "diverged_matches": len(DIVERGED_SEEN)})
 
     async def games(request: Request) -> Response:
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
@@ -188,7 +191,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        await serve_session(ws, lobby(), chosen.encoding, holder["limits"].idle_socket_s)
+        lim = holder["limits"]
+        await serve_session(ws, lobby(), chosen.encoding, lim.idle_socket_s, lim.matches_per_connection)
 
     routes = [
         Route("/health", health),
@@ -227,7 +231,8 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
     return value
 
 
-async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: float = Limits.idle_socket_s) -> None:
+async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: float = Limits.idle_socket_s,
+                        max_watched: int = Limits.matches_per_connection) -> None:
     """Pump frames in and out until the client leaves or is cut off for reading too slowly."""
     closing: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -235,7 +240,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
         if not closing.done():
             closing.set_result((code, reason))
 
-    session = Session(lobby, encoding, on_cut)
+    session = Session(lobby, encoding, on_cut, max_watched)
     binary = session.encoding == "msgpack"
 
     async def writer() -> None:

@@ -68,6 +68,8 @@ class Limits:
               "then the connection is closed without an answer")
     request_timeout_s: float = _limit(
         30.0, "seconds a whole HTTP request, body included, may take to arrive; then the connection is closed")
+    matches_per_connection: int = _limit(
+        64, "matches one WebSocket may watch (join or spectate) at once; more: error too_many_matches")
     idle_socket_s: float = _limit(
         60.0, "seconds a WebSocket may watch no match before it is closed with 4410")
     # -- retention --------------------------------------------------------------------------

@@ -15,7 +15,8 @@ from typing import Any
 
 from service.games import GAMES, IllegalMove, get_game
 from service.games.chance import new_seed, seed_commitment
-from service.runtime import MatchRuntime, system_move_id
+from service.presence import PresencePoller
+from service.runtime import Diverged, MatchRuntime, system_move_id
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 MIN_TURN_SECONDS = 1
@@ -46,10 +47,12 @@ class Lobby:
         self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
         self._sweeper: asyncio.Task | None = None
         self.node = secrets.token_hex(6)  # names this node's entries in shared presence
+        self.presence = PresencePoller(store, self.node, lambda: list(self._live.values()))
 
     def start(self) -> None:
         """Begin dropping runtimes nobody has watched for `idle_seconds` (the log keeps them)."""
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="lobby sweeper")
+        self.presence.start()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -159,8 +162,8 @@ class Lobby:
         if runtime.seq == 0:
             try:
                 await runtime.submit(None, {"type": "start"}, system_move_id("start"))
-            except IllegalMove:
-                pass  # another node started it between our look and our decide
+            except (IllegalMove, Diverged):
+                pass  # another node started it between our look and our decide (or the log is lost)
 
     async def seat_for_token(self, match_id: str, token: str) -> int | None:
         record = await self.store.get_match(match_id)
@@ -181,8 +184,10 @@ class Lobby:
 
     async def runtime(self, match_id: str) -> MatchRuntime:
         rt = self._live.get(match_id)
-        if rt is not None:
+        if rt is not None and not rt.closed:
             return rt
+        if rt is not None:  # closed under us (its log went backwards): load it again
+            del self._live[match_id]
         pending = self._loading.get(match_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -202,6 +207,7 @@ class Lobby:
             del self._loading[match_id]
 
     async def close(self) -> None:
+        await self.presence.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)

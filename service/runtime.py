@@ -21,13 +21,11 @@ from service.games import Game, IllegalMove, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.projection import Audience, Frame, Projection
-from service.store import Commit, Conflict, EventStore, MatchRecord
+from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord
 
 log = logging.getLogger("teahouse.runtime")
 
 SNAPSHOT_EVERY = 50
-# With a shared store, how often a node looks at the other nodes' presence for a match.
-PRESENCE_POLL_S = 1.0
 PRESENCE_COALESCE_S = 0.05
 CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
@@ -37,6 +35,11 @@ REMEMBERED_REJECTIONS = 1024
 SYSTEM_MOVE_PREFIX = "sys:"
 # A turn clock whose move failed (the store went away, the match was busy) tries again this soon.
 CLOCK_RETRY_S = 1.0
+
+
+def diverged_message(match: str, seen: int, last: int) -> str:
+    return (f"match {match}: the server's log lost commits (it ends at seq {last}, seq {seen} had been "
+            f"played); play is stopped until an operator restores it")
 
 
 def system_move_id(*parts: object) -> str:
@@ -54,6 +57,15 @@ class Watcher(Protocol):
 
 class Busy(Exception):
     pass
+
+
+class Diverged(Exception):
+    """The match's log went backwards under this node: nothing more is decided on it until an
+    operator has looked (docs/operators.md, "A log that went backwards")."""
+
+
+# Matches this node found with a log shorter than what it had seen (exposed in /health).
+DIVERGED_SEEN: set[str] = set()
 
 
 class MatchRuntime:
@@ -75,12 +87,12 @@ class MatchRuntime:
         self.last_active = time.monotonic()
         self._remote_presence: dict[str, tuple[list[int], int]] = {}
         self._sent_presence: dict[str, Any] | None = None
-        self._presence_task: asyncio.Task | None = None
         self._presence_scheduled = False
         self._newcomers: set[Watcher] = set()  # owed a presence frame at the next flush
         self.last_ts = 0  # the latest commit's time: the turn clock runs from it
         self.deadline: int | None = None
         self._clock_task: asyncio.Task | None = None
+        self.diverged: dict[str, Any] | None = record.diverged
 
     @property
     def idle(self) -> bool:
@@ -104,8 +116,6 @@ class MatchRuntime:
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
         self._arm_clock()
-        if self.store.shared:
-            self._presence_task = asyncio.create_task(self._follow_presence(), name=f"presence {self.id}")
 
     async def _follow(self) -> None:
         """Apply commits written by any node (this one included; those are skipped)."""
@@ -120,6 +130,9 @@ class MatchRuntime:
                                 await self._catch_up()
             except asyncio.CancelledError:
                 raise
+            except LogRewound as exc:
+                await self._diverge(exc.last)
+                return
             except Exception:  # the store went away: retry, the log is still the truth
                 log.exception("tailing %s failed; retrying", self.id)
                 await asyncio.sleep(0.5)
@@ -154,6 +167,25 @@ class MatchRuntime:
         if self.seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(self.id, self.seq, self.state)
         self._arm_clock()
+
+    # -- a log that went backwards ----------------------------------------------------------------
+    async def _diverge(self, last: int) -> None:
+        """Stop: the store's log ends at `last`, below this node's seq. Building on the shorter
+        log would fork the history clients have seen, so the match is marked `diverged` in the
+        store (every node and the match summary see it), its watchers are told and let go."""
+        if self.diverged is not None:
+            return
+        self.diverged = {"seen_seq": self.seq, "log_seq": last, "node": self.node, "ts": int(time.time() * 1000)}
+        DIVERGED_SEEN.add(self.id)
+        log.error("match %s: the log ends at seq %d but this node had seq %d: the store lost acknowledged "
+                  "commits; the match is marked diverged (docs/operators.md)", self.id, last, self.seq)
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+        with contextlib.suppress(Exception):
+            await self.store.mark_diverged(self.id, self.diverged)
+        self._broadcast_all(Frame(messages.error("diverged", diverged_message(self.id, self.seq, last), self.id)))
+        self.watchers.clear()
+        self.closed = True  # the lobby drops it; a new load sees the mark
 
     # -- the turn clock -------------------------------------------------------------------
     def _arm_clock(self) -> None:
@@ -193,6 +225,8 @@ class MatchRuntime:
         """Decide, append and apply one command; return its seq or raise IllegalMove/Busy."""
         key = (seat, move_id) if move_id is not None else None
         async with self.lock:
+            if self.diverged is not None:
+                raise Diverged(self.id)
             if key is not None:
                 if key in self.accepted:
                     return self.accepted[key]
@@ -215,9 +249,17 @@ class MatchRuntime:
                 try:
                     await self.store.append(self.id, c)
                 except Conflict:
+                    before = self.seq
                     await self._catch_up()  # another node won this seq: decide again on its result
                     if key is not None and key in self.accepted:
                         return self.accepted[key]
+                    if self.seq == before:
+                        # Nothing new to catch up with, yet the seq is taken: is the log now
+                        # shorter than what this node has? Then deciding again can never win.
+                        last = await self.store.last_seq(self.id)
+                        if last < self.seq:
+                            await self._diverge(last)
+                            raise Diverged(self.id) from None
                     continue
                 await self._apply(c)
                 return c.seq
@@ -276,27 +318,12 @@ class MatchRuntime:
             spectators += other_specs
         return messages.presence(self.id, present, spectators)
 
-    async def _follow_presence(self) -> None:
-        """Publish this node's counts and pick up the other nodes' (shared stores only)."""
-        published_at = 0.0
-        published: tuple[list[int], int] | None = None
-        while not self.closed:
-            try:
-                counts = self.local_counts()
-                now = time.monotonic()
-                if not self.watchers and published == counts:
-                    await asyncio.sleep(PRESENCE_POLL_S)
-                    continue
-                if counts != published or (any(counts[0]) or counts[1]) and now - published_at > 10:
-                    await self.store.publish_presence(self.id, self.node, *counts)
-                    published, published_at = counts, now
-                self._remote_presence = await self.store.read_presence(self.id)
-                self._broadcast_presence()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("presence of %s failed; retrying", self.id)
-            await asyncio.sleep(PRESENCE_POLL_S)
+    def remote_presence(self, by_node: dict[str, tuple[list[int], int]]) -> None:
+        """The other nodes' counts for this match (the lobby polls them for all its matches at
+        once, service/presence.py); broadcast presence if it changed."""
+        self._remote_presence = by_node
+        if not self.closed:
+            self._broadcast_presence()
 
     def _broadcast(self, frames: dict[Audience, Frame]) -> None:
         for audience, frame in frames.items():
@@ -336,7 +363,7 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.closed = True
-        tasks = [t for t in (self._tail_task, self._presence_task, self._clock_task) if t is not None]
+        tasks = [t for t in (self._tail_task, self._clock_task) if t is not None]
         for task in tasks:
             task.cancel()
         if tasks:

@@ -19,9 +19,10 @@ from protocol import messages
 from protocol.codec import decode, encode
 from protocol.errors import ProtocolError
 from service.games import GAMES, IllegalMove
+from service.limits import Limits
 from service.lobby import Lobby, LobbyError
 from service.projection import Audience
-from service.runtime import SYSTEM_MOVE_PREFIX, Busy, MatchRuntime
+from service.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, diverged_message
 
 log = logging.getLogger("teahouse.session")
 
@@ -33,7 +34,8 @@ CLOSE_IDLE = 4410  # watched no match for Limits.idle_socket_s: an idle socket s
 
 
 class Session:
-    def __init__(self, lobby: Lobby, encoding: str, on_cut: Callable[[int, str], None]) -> None:
+    def __init__(self, lobby: Lobby, encoding: str, on_cut: Callable[[int, str], None],
+                 max_watched: int = Limits.matches_per_connection) -> None:
         self.lobby = lobby
         self.encoding = encoding
         self.id = secrets.token_hex(8)
@@ -43,6 +45,7 @@ class Session:
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
         self._on_cut = on_cut
         self._unwatched_since = time.monotonic()
+        self.max_watched = max_watched
 
     def idle_for(self) -> float:
         """Seconds this connection has watched no match (0 while it watches one)."""
@@ -100,12 +103,22 @@ class Session:
 
     async def _runtime(self, match_id: str) -> MatchRuntime:
         try:
-            return await self.lobby.runtime(match_id)
+            rt = await self.lobby.runtime(match_id)
         except LobbyError:
             raise ProtocolError("unknown_match", f"no match has the id {match_id!r}") from None
+        if rt.diverged is not None:
+            raise ProtocolError("diverged", diverged_message(match_id, rt.diverged["seen_seq"], rt.diverged["log_seq"]))
+        return rt
+
+    def _check_room(self, match_id: str) -> None:
+        """A connection watches a bounded number of matches: each one loads a runtime on this node."""
+        if self.max_watched and match_id not in self.joined and len(self.joined) >= self.max_watched:
+            raise ProtocolError("too_many_matches", f"a connection may watch at most {self.max_watched} matches "
+                                "at once; leave one first, or open another connection")
 
     async def _on_join(self, msg: dict[str, Any]) -> None:
         self._require_hello()
+        self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
         seat = await self.lobby.seat_for_token(msg["match"], msg["token"])
         if seat is None:
@@ -114,6 +127,7 @@ class Session:
 
     async def _on_spectate(self, msg: dict[str, Any]) -> None:
         self._require_hello()
+        self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
         self._watch(rt, None, msg.get("since"))
 
@@ -153,6 +167,8 @@ class Session:
             self.send(messages.reject(rt.id, msg["id"], exc.code, exc.message))
         except Busy:
             raise ProtocolError("busy", "the match is busy; send the same move again") from None
+        except Diverged:
+            raise ProtocolError("diverged", diverged_message(rt.id, rt.seq, (rt.diverged or {}).get("log_seq", 0))) from None
         else:
             self.send(messages.ack(rt.id, msg["id"], seq))
 

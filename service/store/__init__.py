@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from service.store.base import Commit, Conflict, EventStore, MatchRecord, SeatRecord
+from service.store.base import Commit, Conflict, EventStore, LogRewound, MatchRecord, SeatRecord
 
-__all__ = ["Commit", "Conflict", "EventStore", "MatchRecord", "SeatRecord", "open_store"]
+__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "SeatRecord", "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"
 

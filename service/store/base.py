@@ -22,6 +22,16 @@ class Conflict(Exception):
     """Another writer committed this seq first (or the seq would leave a gap)."""
 
 
+class LogRewound(Exception):
+    """The log ends below a seq a reader already had: the store lost acknowledged commits
+    (Redis with `appendfsync everysec` and a power loss, or a failover to a replica that was
+    behind). Nothing may be built on the shorter log silently; see docs/operators.md."""
+
+    def __init__(self, match: str, known: int, last: int) -> None:
+        super().__init__(f"{match}: the log ends at seq {last}, below seq {known} already seen")
+        self.match, self.known, self.last = match, known, last
+
+
 @dataclass
 class Commit:
     seq: int
@@ -68,10 +78,13 @@ class MatchRecord:
     finished: bool = False
     result: dict[str, Any] | None = None
     seats: list[SeatRecord] = field(default_factory=list)
+    # Set when a node found the log shorter than what it had seen (LogRewound): what it knew.
+    diverged: dict[str, Any] | None = None
 
     def pack(self) -> bytes:
         data = asdict(self)
         del data["seats"]  # seats live apart, so that claiming one is a single atomic write
+        del data["diverged"]  # kept apart too: a node sets it without rewriting the record
         return msgpack.packb(data, use_bin_type=True)
 
     @classmethod
@@ -102,6 +115,10 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None: ...
 
+    @abc.abstractmethod
+    async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
+        """Record that the match's log went backwards (`info`: what was seen), or clear it (None)."""
+
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod
     async def append(self, match_id: str, commit: Commit) -> None:
@@ -116,7 +133,8 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
-        """Every commit with seq > after, in order, once each, waiting for new ones forever."""
+        """Every commit with seq > after, in order, once each, waiting for new ones forever.
+        Raises LogRewound if the log turns out to end below a seq it had (or below `after`)."""
 
     # -- snapshots (a shortcut for the fold, never the truth) ------------------------------
     @abc.abstractmethod
@@ -136,6 +154,15 @@ class EventStore(abc.ABC):
     async def read_presence(self, match_id: str) -> dict[str, tuple[list[int], int]]:
         """Every live node's (seat counts, spectator count) for a match, by node id."""
         return {}
+
+    async def publish_presences(self, node: str, counts: dict[str, tuple[list[int], int]]) -> None:
+        """publish_presence for many matches at once (a backend may batch them)."""
+        for match_id, (seats, spectators) in counts.items():
+            await self.publish_presence(match_id, node, seats, spectators)
+
+    async def read_presences(self, match_ids: list[str]) -> dict[str, dict[str, tuple[list[int], int]]]:
+        """read_presence for many matches at once, by match id."""
+        return {m: await self.read_presence(m) for m in match_ids}
 
     async def close(self) -> None:
         return None

@@ -7,13 +7,12 @@ is a sorted set `th:matches` (by creation time).
 
 The append is a small script: it checks the stream's top entry is `seq-1` and adds the entry
 with the explicit id `<seq>-0`, so two nodes racing on one seq cannot both win and the log
-never has a gap. Each tailing reader gets a dedicated connection: a cancelled blocking XREAD
-leaves its connection in an unknown state, so it must never go back into a shared pool.
+never has a gap. Tails share a few blocking XREADs per node (service/store/redis_follow.py),
+on connections outside the pool: a blocking read must never hold a pooled connection.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -26,11 +25,13 @@ from service.store.base import (
     Commit,
     Conflict,
     EventStore,
+    LogRewound,
     MatchRecord,
     SeatRecord,
     pack_state,
     unpack_state,
 )
+from service.store.redis_follow import StreamReaders
 
 _APPEND = """
 local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
@@ -41,7 +42,6 @@ redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'c', ARGV[2])
 return last + 1
 """
 
-BLOCK_MS = 5000
 POOL_SIZE = 256
 POOL_WAIT_S = 20
 MATCHES = "th:matches"
@@ -69,6 +69,7 @@ class RedisStore(EventStore):
         self._pool = pool
         self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
+        self._readers: StreamReaders | None = None  # made on first use, inside the event loop
 
     # -- matches ------------------------------------------------------------------------
     async def create_match(self, record: MatchRecord) -> None:
@@ -87,7 +88,8 @@ class RedisStore(EventStore):
             p.get(_key(match_id, "meta"))
             p.hgetall(_key(match_id, "seats"))
             p.get(_key(match_id, "fin"))
-            meta, seats_raw, fin = await p.execute()
+            p.get(_key(match_id, "diverged"))
+            meta, seats_raw, fin, diverged = await p.execute()
         if meta is None:
             return None
         taken = {int(k): msgpack.unpackb(v, raw=False) for k, v in seats_raw.items()}
@@ -101,6 +103,8 @@ class RedisStore(EventStore):
         if fin is not None:
             rec.finished = True
             rec.result = msgpack.unpackb(fin, raw=False)
+        if diverged is not None:
+            rec.diverged = msgpack.unpackb(diverged, raw=False)
         return rec
 
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
@@ -114,6 +118,12 @@ class RedisStore(EventStore):
 
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         await self._r.set(_key(match_id, "fin"), msgpack.packb(result, use_bin_type=True))
+
+    async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
+        if info is None:
+            await self._r.delete(_key(match_id, "diverged"))
+        else:
+            await self._r.set(_key(match_id, "diverged"), msgpack.packb(info, use_bin_type=True))
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit) -> None:
@@ -136,32 +146,20 @@ class RedisStore(EventStore):
         return int(top[0][0].split(b"-")[0]) if top else 0
 
     async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
-        # A connection of its own, outside every pool, driven by hand: a blocking XREAD that
-        # is cancelled mid-reply leaves the connection unusable, and redis-py's own cleanup of
-        # a cancelled command can wait on a close that never comes (redis-py issue 3941). So a
-        # cancel here drops the socket at once and the connection is never reused.
-        conn: Any = self._pool.make_connection()
-        key = _key(match_id, "log")
-        me = asyncio.current_task()
-        try:
-            await conn.connect()
-            while True:
-                await conn.send_command("XREAD", "COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", key, f"{after}-0")
-                if me is not None and me.cancelling():
-                    # redis-py can swallow a cancel that lands while it sends; honour it here
-                    # rather than block for BLOCK_MS.
-                    raise asyncio.CancelledError
-                # The read timeout must outlast the BLOCK, or every quiet match times out.
-                reply = await conn.read_response(timeout=BLOCK_MS / 1000 + 10)
-                # RESP3 answers a map of streams, RESP2 a list of [stream, entries] pairs.
-                streams = reply.values() if isinstance(reply, dict) else [e for _s, e in reply or []]
-                for entries in streams:
-                    for _id, fields in entries:
-                        commit = Commit.unpack(dict(zip(fields[::2], fields[1::2], strict=True))[b"c"])
-                        after = commit.seq
-                        yield commit
-        finally:
-            await conn.disconnect(nowait=True)
+        if self._readers is None:
+            self._readers = StreamReaders(self._pool, self._r)
+        # Commits already in the stream first, then what the shared readers bring; a stream
+        # already below `after` is a log gone backwards.
+        last = await self.last_seq(match_id) if after > 0 else 0
+        if last < after:
+            raise LogRewound(match_id, after, last)
+        async for commit in self._readers.follow(_key(match_id, "log"), after):
+            yield commit
+
+    @property
+    def tail_connections(self) -> int:
+        """Connections this node holds for tailing streams (outside the pool)."""
+        return self._readers.connections if self._readers is not None else 0
 
     # -- presence -------------------------------------------------------------------------------
     async def publish_presence(self, match_id: str, node: str, seats: list[int], spectators: int) -> None:
@@ -173,12 +171,31 @@ class RedisStore(EventStore):
         await self._r.hset(key, node, msgpack.packb(entry))
 
     async def read_presence(self, match_id: str) -> dict[str, tuple[list[int], int]]:
+        return (await self.read_presences([match_id]))[match_id]
+
+    async def publish_presences(self, node: str, counts: dict[str, tuple[list[int], int]]) -> None:
         now = int(time.time() * 1000)
-        out = {}
-        for node, raw in (await self._r.hgetall(_key(match_id, "presence"))).items():
-            e = msgpack.unpackb(raw, raw=False)
-            if now - e["t"] <= PRESENCE_STALE_MS:
-                out[node.decode()] = (e["s"], e["n"])
+        async with self._r.pipeline(transaction=False) as p:
+            for match_id, (seats, spectators) in counts.items():
+                if not any(seats) and not spectators:
+                    p.hdel(_key(match_id, "presence"), node)
+                else:
+                    p.hset(_key(match_id, "presence"), node, msgpack.packb({"s": seats, "n": spectators, "t": now}))
+            await p.execute()
+
+    async def read_presences(self, match_ids: list[str]) -> dict[str, dict[str, tuple[list[int], int]]]:
+        now = int(time.time() * 1000)
+        async with self._r.pipeline(transaction=False) as p:
+            for match_id in match_ids:
+                p.hgetall(_key(match_id, "presence"))
+            replies = await p.execute()
+        out: dict[str, dict[str, tuple[list[int], int]]] = {}
+        for match_id, entries in zip(match_ids, replies, strict=True):
+            out[match_id] = {}
+            for node, raw in entries.items():
+                e = msgpack.unpackb(raw, raw=False)
+                if now - e["t"] <= PRESENCE_STALE_MS:
+                    out[match_id][node.decode()] = (e["s"], e["n"])
         return out
 
     # -- snapshots --------------------------------------------------------------------------
@@ -197,5 +214,7 @@ class RedisStore(EventStore):
         return unpack_state(data) if data else None
 
     async def close(self) -> None:
+        if self._readers is not None:
+            await self._readers.close()
         await self._r.aclose()
         await self._pool.aclose()  # a pool given to the client is not closed with it

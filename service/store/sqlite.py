@@ -20,6 +20,7 @@ from service.store.base import (
     Commit,
     Conflict,
     EventStore,
+    LogRewound,
     MatchRecord,
     SeatRecord,
     pack_state,
@@ -38,6 +39,9 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS log (
     match TEXT NOT NULL, seq INTEGER NOT NULL, commit_data BLOB NOT NULL,
     PRIMARY KEY (match, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS diverged (
+    match TEXT PRIMARY KEY, info BLOB NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
@@ -104,6 +108,8 @@ class SqliteStore(EventStore):
         rec = MatchRecord.unpack(row[0], seats)
         rec.finished = bool(row[1])
         rec.result = msgpack.unpackb(row[2], raw=False) if row[2] is not None else None
+        div = self._db.execute("SELECT info FROM diverged WHERE match = ?", (match_id,)).fetchone()
+        rec.diverged = msgpack.unpackb(div[0], raw=False) if div else None
         return rec
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
@@ -130,6 +136,14 @@ class SqliteStore(EventStore):
         blob = msgpack.packb(result, use_bin_type=True)
         await self._run(lambda: self._db.execute(
             "UPDATE matches SET finished = 1, result = ? WHERE id = ?", (blob, match_id)))
+
+    async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
+        if info is None:
+            await self._run(lambda: self._db.execute("DELETE FROM diverged WHERE match = ?", (match_id,)))
+            return
+        blob = msgpack.packb(info, use_bin_type=True)
+        await self._run(lambda: self._db.execute(
+            "INSERT OR REPLACE INTO diverged (match, info) VALUES (?, ?)", (match_id, blob)))
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit) -> None:
@@ -187,7 +201,11 @@ class SqliteStore(EventStore):
             try:
                 await asyncio.wait_for(ev.wait(), POLL_SECONDS)
             except TimeoutError:
-                pass
+                # Quiet for a while: is the file still as long as what we have (a restored
+                # older copy of the file is a log gone backwards)?
+                last = await self.last_seq(match_id)
+                if last < after:
+                    raise LogRewound(match_id, after, last) from None
 
     # -- snapshots --------------------------------------------------------------------------
     async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:

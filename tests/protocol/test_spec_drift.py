@@ -45,6 +45,8 @@ def test_close_codes_and_limits_match_the_server():
     limits = _section(9)
     assert f"| {session.MAX_FRAME} bytes (a text frame counts its UTF-8 bytes)" in limits
     assert re.search(rf"outbox\) \| {session.OUTBOX} \|", limits)
+    assert f"(`join` + `spectate`) | {Limits.matches_per_connection} | `error` `too_many_matches`" in limits
+    assert f"when the connection watches {Limits.matches_per_connection} (" in _section(7)
 
 
 def test_the_transport_limit_is_what_teahouse_serve_configures():
