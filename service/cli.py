@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+from service.limits import Limits
 from service.store import DEFAULT_URL
 
 
@@ -21,6 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--log-level", default="warning")
     serve.add_argument("--bench-games", action="store_true",
                        help="also play the unlisted benchmark games of bench/games (e.g. handcards)")
+    Limits.add_arguments(serve)
 
     bot = sub.add_parser("bot", help="create a match on a running server and play it with random bots")
     bot.add_argument("--game", default="pixies")
@@ -54,11 +56,14 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     if args.bench_games:
-        os.environ["TEAHOUSE_BENCH_GAMES"] = "1"  # before the registry's import, and for workers
+        os.environ["TEAHOUSE_BENCH_GAMES"] = "1"  # for worker processes, which import the registry anew
+        from service.games import enable_bench_games
+
+        enable_bench_games()
 
     from service.app import create_app
 
-    app = create_app(store_url=args.store)
+    app = create_app(store_url=args.store, limits=Limits.from_sources(args))
     print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}); "
           f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_per_message_deflate=False,
