@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from service.games.interface import Command, Event, Game, IllegalMove, State, Status
+from service.games.interface import Command, Commands, Event, Game, IllegalMove, State, Status
 
 SEATS = 4
 HAND = 5
@@ -144,5 +144,5 @@ def secrets(state: State, seat: int | None) -> list[str]:
 GAME = Game(
     id="handcards", name="handcards (benchmark)", min_players=SEATS, max_players=SEATS, rules_version=1,
     initial=initial, decide=decide, evolve=evolve, view=view, legal_moves=legal_moves,
-    status=status, secrets=secrets,
+    status=status, secrets=secrets, commands=Commands(player={"play": frozenset({"card"})}),
 )
