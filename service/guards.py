@@ -107,14 +107,20 @@ def install_log_redaction() -> None:
                 target.addFilter(RedactTokens())
 
 
-def guarded_http(limits: Limits) -> type[H11Protocol]:
-    """The HTTP protocol class to give uvicorn (`http=`), with these limits' deadlines."""
-    return type("GuardedH11Protocol", (GuardedH11Protocol,), {
+def guarded_http(limits: Limits) -> type[asyncio.Protocol]:
+    """The HTTP protocol class to give uvicorn (`http=`): uvicorn's own (httptools when it is
+    installed, else h11) with these limits' deadlines for slow or half-sent requests."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol  # noqa: F401
+        base: type[asyncio.Protocol] = GuardedHttpToolsProtocol
+    except ImportError:
+        base = GuardedH11Protocol
+    return type(base.__name__, (base,), {
         "header_timeout_s": limits.header_timeout_s, "request_timeout_s": limits.request_timeout_s})
 
 
-class GuardedH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with deadlines for slow or half-sent requests.
+class _Deadlines:
+    """Two timers per connection: a request's headers, and the whole request.
 
     uvicorn waits for a request's headers (and for a body nobody reads) for ever, so a client
     trickling bytes holds a connection, a file descriptor and memory for as long as it likes.
@@ -126,36 +132,18 @@ class GuardedH11Protocol(H11Protocol):
     request_timeout_s = Limits.request_timeout_s
     _header_timer: asyncio.TimerHandle | None = None
     _request_timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def data_received(self, data: bytes) -> None:
-        if self._header_timer is None and self.conn.their_state is h11.IDLE:
-            self._arm()  # the first bytes of a next request on a kept-alive connection
-        super().data_received(data)
-        if self._header_timer is not None and self.conn.their_state is not h11.IDLE:
-            self._header_timer.cancel()
-            self._header_timer = None
-        if self._request_timer is not None and self.conn.their_state in (h11.DONE, h11.MUST_CLOSE,
-                                                                          h11.CLOSED, h11.SWITCHED_PROTOCOL):
-            self._request_timer.cancel()
-            self._request_timer = None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def on_response_complete(self) -> None:
-        if self._request_timer is not None and self.conn.their_state is h11.DONE:
-            self._disarm()
-        super().on_response_complete()
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
 
     def _arm(self) -> None:
         self._disarm()
-        self._header_timer = self.loop.call_later(self.header_timeout_s, self._expired, "headers")
-        self._request_timer = self.loop.call_later(self.request_timeout_s, self._expired, "request")
+        self._header_timer = self.loop.call_later(self.header_timeout_s, self._expired)
+        self._request_timer = self.loop.call_later(self.request_timeout_s, self._expired)
+
+    def _headers_done(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
 
     def _disarm(self) -> None:
         for timer in (self._header_timer, self._request_timer):
@@ -163,10 +151,59 @@ class GuardedH11Protocol(H11Protocol):
                 timer.cancel()
         self._header_timer = self._request_timer = None
 
-    def _expired(self, what: str) -> None:
+    def _expired(self) -> None:
         self._disarm()
         if self.transport.get_protocol() is not self or self.transport.is_closing():
             return  # upgraded to a WebSocket, or already closing
-        if what == "request" and self.conn.their_state is h11.DONE:
-            return
         self.transport.close()
+
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GuardedHttpToolsProtocol(_Deadlines, HttpToolsProtocol):
+        """uvicorn's httptools protocol with request deadlines (_Deadlines)."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_message_begin(self) -> None:
+            if self._header_timer is None:
+                self._arm()  # the first byte of a next request on a kept-alive connection
+            super().on_message_begin()
+
+        def on_headers_complete(self) -> None:
+            self._headers_done()
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+except ImportError:  # httptools is optional for uvicorn
+    pass
+
+
+class GuardedH11Protocol(_Deadlines, H11Protocol):
+    """uvicorn's h11 protocol with request deadlines (_Deadlines)."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._header_timer is None and self._request_timer is None and self.conn.their_state is h11.IDLE:
+            self._arm()  # the first bytes of a next request on a kept-alive connection
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._headers_done()
+        if self.conn.their_state in (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.SWITCHED_PROTOCOL):
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
