@@ -105,7 +105,11 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
             try:
                 return await fn(request)
             except LobbyError as exc:
-                return problem(exc.code, exc.message, exc.status)
+                response = problem(exc.code, exc.message, exc.status)
+                if exc.status in (408, 413):
+                    # the rest of the body is not wanted: close rather than read it to the end
+                    response.headers["Connection"] = "close"
+                return response
             except Exception:
                 log.exception("%s %s failed", request.method, request.url.path)
                 return problem("internal", "the server failed on this request; nothing was changed", 500)

@@ -127,6 +127,8 @@ def compile_content(raw: Any) -> dict[str, Any]:
     A content set equal to one already checked is not checked again: loads, replays and forks
     of a match fold from `initial` with the same options. The result is shared: never mutate it.
     """
+    if isinstance(raw, dict):
+        _check_sizes(raw.get("characters"), raw.get("tasks"))  # before any work proportional to the set
     try:
         key = json.dumps(raw, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -160,9 +162,7 @@ def _compile(raw: Any) -> dict[str, Any]:
         raise ContentError("content 'characters' must be a non-empty list")
     if not isinstance(tasks_raw, list):
         raise ContentError("content 'tasks' must be a list")
-    if len(entries) > MAX_CONTENT_CHARACTERS or len(tasks_raw) > MAX_CONTENT_TASKS:
-        raise ContentError(f"a content set has at most {MAX_CONTENT_CHARACTERS} characters and "
-                           f"{MAX_CONTENT_TASKS} tasks; this one has {len(entries)} and {len(tasks_raw)}")
+    _check_sizes(entries, tasks_raw)
     _check_text_lengths(set_id, entries, tasks_raw)
 
     chars: dict[str, dict[str, Any]] = {}
@@ -261,6 +261,13 @@ def _compile(raw: Any) -> dict[str, Any]:
             seen[c] += 1
             card_ids.append(f"{c}#{seen[c]}")
     return {"id": set_id, "chars": chars, "tasks": tasks, "task_ids": list(tasks), "card_ids": card_ids}
+
+
+def _check_sizes(entries: Any, tasks: Any) -> None:
+    n, k = (len(x) if isinstance(x, list) else 0 for x in (entries, tasks))
+    if n > MAX_CONTENT_CHARACTERS or k > MAX_CONTENT_TASKS:
+        raise ContentError(f"a content set has at most {MAX_CONTENT_CHARACTERS} characters and "
+                           f"{MAX_CONTENT_TASKS} tasks; this one has {n} and {k}")
 
 
 def _check_text_lengths(set_id: Any, entries: list[Any], tasks: list[Any]) -> None:
