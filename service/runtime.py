@@ -65,10 +65,10 @@ class MatchRuntime:
         self.closed = False
         self.last_active = time.monotonic()
         self._remote_presence: dict[str, tuple[list[int], int]] = {}
-        self._sent_presence: dict[str, Any] | None = None
         self._presence_task: asyncio.Task | None = None
         self._presence_scheduled = False
-        self._newcomers: set[Watcher] = set()  # owed a presence frame at the next flush
+        # The presence each watcher last received: it is sent one only when it changed for it.
+        self._presence_seen: dict[Watcher, dict[str, Any]] = {}
         self.last_ts = 0  # the latest commit's time: the turn clock runs from it
         self.deadline: int | None = None
         self._clock_task: asyncio.Task | None = None
@@ -228,7 +228,11 @@ class MatchRuntime:
         if self.record.finished:
             watcher.deliver(Frame(messages.finished(self.id, self.seq, self.record.result,
                                                     self.record.seed)).encoded(watcher.encoding))
-        self._newcomers.add(watcher)
+        # Presence is part of the answer (SPEC 3.3), before the clock and before the reply to
+        # the client's next request; the others hear of the change at the coalesced flush.
+        current = self.presence()
+        self._presence_seen[watcher] = current
+        watcher.deliver(Frame(current).encoded(watcher.encoding))
         self._presence_soon()
         if self.deadline is not None:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
@@ -248,6 +252,7 @@ class MatchRuntime:
                 if not group:
                     del self.watchers[audience]
                     self.projection.unwatch(audience)
+        self._presence_seen.pop(watcher, None)
         self._presence_soon()
 
     def local_counts(self) -> tuple[list[int], int]:
@@ -306,22 +311,18 @@ class MatchRuntime:
 
     def _flush_presence(self) -> None:
         self._presence_scheduled = False
-        newcomers, self._newcomers = self._newcomers, set()
-        if self.closed or self._broadcast_presence():
-            return
-        frame = Frame(self.presence())  # unchanged for the others; the newcomers still need it
-        for w in newcomers:
-            if any(w in group for group in self.watchers.values()):
-                w.deliver(frame.encoded(w.encoding))
+        if not self.closed:
+            self._broadcast_presence()
 
-    def _broadcast_presence(self) -> bool:
-        """Send presence to everyone if it changed; say whether it did."""
+    def _broadcast_presence(self) -> None:
+        """Send the presence to every watcher for whom it changed (encoded once per encoding)."""
         current = self.presence()
-        if current == self._sent_presence:
-            return False
-        self._sent_presence = current
-        self._broadcast_all(Frame(current))
-        return True
+        frame = Frame(current)
+        for group in list(self.watchers.values()):
+            for w in list(group):
+                if self._presence_seen.get(w) != current:
+                    self._presence_seen[w] = current
+                    w.deliver(frame.encoded(w.encoding))
 
     async def close(self) -> None:
         self.closed = True

@@ -192,7 +192,7 @@ def asyncapi_schemas() -> dict[str, Any]:
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq")},
-                     "Play a seat with its token. Answered by view (or patches after since), finished if over, clock if running, then presence."),
+                     "Play a seat with its token. Answered, in this order, by view (or patches after since), finished if over, presence, then clock if running."),
         "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq")},
                          "Watch as a spectator. Answered like join."),
         "leave": _obj("leave", ["match"], {"match": match}, "Stop watching a match. Answered by left."),
