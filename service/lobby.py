@@ -71,8 +71,10 @@ class Lobby:
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None) -> MatchRecord:
-        if not isinstance(game_id, str) or game_id not in GAMES:
-            raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
+        if not isinstance(game_id, str):
+            raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
+        if game_id not in GAMES:
+            raise LobbyError("unknown_game", f"unknown game {game_id[:40]!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):
             raise LobbyError("bad_field", "players must be an integer")

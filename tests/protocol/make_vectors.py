@@ -738,7 +738,7 @@ def _session(rec: Recorder, http: Any) -> None:
         c.send({"type": "hello"})
         c.expect("welcome")
         c.send({"type": "spectate", "match": clocked["match"]})
-        rec.keep("clock", "server", c.expect("view", "clock", "presence")[1],
+        rec.keep("clock", "server", c.expect("view", "presence", "clock")[2],
                  "the turn clock of a match created with turn_seconds 600: the seats to act have until deadline")
 
 
