@@ -17,11 +17,12 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from protocol import messages
-from service.games import Game, IllegalMove, get_game
+from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.projection import Audience, Frame, Projection
 from service.store import Commit, Conflict, EventStore, MatchRecord
+from service.store.base import EVENT_SCHEMA
 
 log = logging.getLogger("teahouse.runtime")
 
@@ -32,6 +33,9 @@ PRESENCE_COALESCE_S = 0.05
 CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
 REMEMBERED_REJECTIONS = 1024
+# Accepted move ids a snapshot carries: a client retries the moves it sent last, never one
+# from a thousand commits ago.
+SNAPSHOT_MOVE_IDS = 1024
 
 
 class Watcher(Protocol):
@@ -86,11 +90,7 @@ class MatchRuntime:
     async def load(self) -> None:
         snap = await self.store.load_snapshot(self.id)
         if snap is not None:
-            self.seq, self.state = snap
-            # Move ids before the snapshot are still needed for idempotent retries.
-            for c in await self.store.read(self.id, 0, self.seq):
-                if c.move_id is not None:
-                    self.accepted[(c.seat, c.move_id)] = c.seq
+            self._restore(*snap)
         for c in await self.store.read(self.id, self.seq):
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
@@ -123,8 +123,7 @@ class MatchRuntime:
     def _fold_commit(self, c: Commit) -> None:
         if c.seq != self.seq + 1:
             raise RuntimeError(f"{self.id}: commit {c.seq} after {self.seq}")
-        for e in c.events:
-            self.state = self.game.evolve(self.state, e)
+        self.state = fold(self.game, c.events, self.state, self.record.rules_version)
         self.seq = c.seq
         self.last_ts = c.ts
         if c.move_id is not None:
@@ -143,8 +142,23 @@ class MatchRuntime:
             await self.store.mark_finished(self.id, result)
             self._broadcast_all(Frame(messages.finished(self.id, self.seq, result, self.record.seed)))
         if self.seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(self.id, self.seq, self.state)
+            await self.store.save_snapshot(self.id, self.seq, self._snapshot())
         self._arm_clock()
+
+    # -- snapshots: a shortcut for the fold, valid only under the rules that made them -------
+    def _snapshot(self) -> dict[str, Any]:
+        """The state, the rules it was folded under, and the latest move ids (so that a load
+        from the snapshot answers retries without reading the log before it)."""
+        recent = sorted(self.accepted.items(), key=lambda kv: kv[1])[-SNAPSHOT_MOVE_IDS:]
+        return {"rules_version": self.game.rules_version, "event_schema": EVENT_SCHEMA, "state": self.state,
+                "moves": [[seat, move_id, seq] for (seat, move_id), seq in recent]}
+
+    def _restore(self, seq: int, snap: dict[str, Any]) -> None:
+        if snap.get("rules_version") != self.game.rules_version or snap.get("event_schema") != EVENT_SCHEMA:
+            return  # made by other rules (or before snapshots said which): fold the log instead
+        self.seq, self.state = seq, snap["state"]
+        for seat, move_id, at in snap["moves"]:
+            self.accepted[(seat, move_id)] = at
 
     # -- the turn clock -------------------------------------------------------------------
     def _arm_clock(self) -> None:
