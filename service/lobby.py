@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service import replay
-from service.games import GAMES, IllegalMove, get_game
+from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import new_seed, seed_commitment
 from service.runtime import MatchRuntime
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
@@ -79,7 +79,7 @@ class Lobby:
                      commits: Sequence[Commit] = ()) -> MatchRecord:
         if not isinstance(game_id, str):
             raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
-        if game_id not in GAMES:
+        if not playable(game_id):
             raise LobbyError("unknown_game", f"unknown game {game_id[:40]!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):
