@@ -45,6 +45,9 @@ def problem(code: str, message: str, status: int) -> Response:
     return json({"error": {"code": code, "message": message}}, status)
 
 
+MATCH_STATES = ("open", "live", "finished", "diverged")
+
+
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
     taken = sum(s.taken for s in rec.seats)
     state = "finished" if rec.finished else ("live" if taken == rec.players else "open")
@@ -150,6 +153,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def list_matches(request: Request) -> Response:
         want = request.query_params.get("state")
+        if want and want not in MATCH_STATES:
+            raise LobbyError("bad_field", f"state must be one of: {', '.join(MATCH_STATES)}")
         recs = await lobby().store.list_matches()
         rows = [_summary(r) for r in recs]
         if want:

@@ -62,13 +62,13 @@ def _serve(args: argparse.Namespace) -> int:
         enable_bench_games()
 
     from service.app import create_app
-    from service.guards import guarded_http
+    from service.guards import LingeringWebSocketProtocol, guarded_http
 
     limits = Limits.from_sources(args)
     app = create_app(store_url=args.store, limits=limits)
     print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}); "
           f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, http=guarded_http(limits), ws="websockets-sansio",
+    uvicorn.run(app, host=args.host, port=args.port, http=guarded_http(limits), ws=LingeringWebSocketProtocol,
                 ws_per_message_deflate=False, ws_max_size=1 << 20, log_level=args.log_level, lifespan="on")
     return 0
 

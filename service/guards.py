@@ -16,6 +16,7 @@ import h11
 import orjson
 from starlette.requests import ClientDisconnect, Request
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from service.limits import Limits
 from service.lobby import LobbyError
@@ -207,3 +208,37 @@ class GuardedH11Protocol(_Deadlines, H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+
+class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, closing without losing the close frame.
+
+    When a client's frame breaks a limit (over 1 MiB: close 1009), uvicorn writes the close frame
+    and closes the socket at once. If the client is still sending, the unread bytes make the
+    kernel answer with a reset, which can destroy the close frame before the client reads it:
+    the client sees a dropped connection instead of 1009. Here the server sends the close frame,
+    then end-of-file, and keeps reading and discarding for up to LINGER_S before it closes."""
+
+    _lingering = False
+
+    def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return  # a client still sending after our close: read and drop
+        super().data_received(data)
+
+    def handle_parser_exception(self) -> None:
+        assert self.conn.close_sent is not None
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": self.conn.close_sent.code,
+                               "reason": self.conn.close_sent.reason})
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self._lingering = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        if self.read_paused:  # keep draining what the client sends, or the reset comes anyway
+            self.read_paused = False
+            self.transport.resume_reading()
+        self.loop.call_later(LINGER_S, self.transport.close)
+
+
+LINGER_S = 2.0
