@@ -242,3 +242,11 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
 
 
 LINGER_S = 2.0
+
+
+def __getattr__(name: str) -> Any:
+    # `teahouse serve --workers N` names the HTTP protocol by import path; each worker process
+    # builds it from the limits in its environment (the serve flags, exported by the CLI).
+    if name == "GuardedHttpFromEnv":
+        return guarded_http(Limits.from_sources())
+    raise AttributeError(name)
