@@ -121,3 +121,31 @@ export function moveLabel(cmd, game) {
     .map(([k, v]) => `${humanize(k)} ${typeof v === "string" ? v : compactJson(v)}`);
   return [humanize(cmd.type), ...rest].join(" · ");
 }
+
+// -- SVG --------------------------------------------------------------------------------------------
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Build an SVG element: svg("circle", {cx: 5, cy: 5, r: 3, "data-pick": "x"}, children...). */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** The colours of the seats' pieces on every board, seat 0 first. */
+export const SEAT_COLOURS = ["#1f4e9c", "#e8e2d0", "#c0392b", "#2e8b57", "#8e44ad"];
+export const SEAT_INK = ["#fff", "#222", "#fff", "#fff", "#fff"];
+
+/** A small swatch of a seat's colour, for legends and player panels. */
+export function seatSwatch(seat) {
+  return h("span.swatch", { style: `background: ${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`, "aria-hidden": "true" });
+}
