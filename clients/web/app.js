@@ -419,7 +419,7 @@ async function matchScreen(matchId, params) {
   /** After a commit: its sentences (the server's, else who moved) go to the log. */
   function noteCommit() {
     if (lastSeen.seq === null) {
-      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: saidOf(game.doc) };
+      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: saidOf(game.doc), deadline: game.deadline };
       return;
     }
     if (game.seq === lastSeen.seq) return;
@@ -428,11 +428,15 @@ async function matchScreen(matchId, params) {
       said.forEach((s) => log.push({ seq: game.seq, seat: null, text: s }));
     } else if (!log.some((e) => e.seq === game.seq)) {
       const who = lastSeen.toAct;
+      if (lastSeen.deadline && Date.now() >= lastSeen.deadline - 300 && who.length) {
+        log.push({ seq: game.seq, seat: null, kind: "expired",
+          text: `The clock ran out: the server played for ${who.map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ")}.` });
+      }
       const text = game.seq === 1 ? "The match starts." : who.length ? "moved." : "The table moves on.";
       log.push({ seq: game.seq, seat: game.seq === 1 ? null : who[0] ?? null, text });
     }
     if (game.over && !said.length) log.push({ seq: game.seq, seat: null, text: "The match is over.", kind: "end" });
-    lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said };
+    lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said, deadline: game.deadline };
     if (lastTokens.seq !== game.seq) lastTokens = [];
   }
 
@@ -442,6 +446,7 @@ async function matchScreen(matchId, params) {
     if (reason === "presence" || reason === "finished" || (reason === "patch" && game.seq === 1)) {
       client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
     }
+    if (reason === "clock" && lastSeen.seq === game.seq) lastSeen.deadline = game.deadline;
     if (reason === "patch" || reason === "view") {
       noteCommit();
       legal.seq = -1;

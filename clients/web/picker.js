@@ -119,8 +119,11 @@ export class Picker {
 
   /** The bar under the board: what is picked, the choices with no place on the board, Confirm, Cancel. */
   bar(root) {
+    // Tokens with no element on the board become buttons; on a phone every next token does,
+    // since small board spaces are hard to tap.
+    const narrow = window.matchMedia?.("(max-width: 520px)")?.matches;
     const drawn = new Set([...root.querySelectorAll("[data-pick]")].map((el) => el.getAttribute("data-pick")));
-    const loose = [...this.next].filter((t) => !drawn.has(t));
+    const loose = [...this.next].filter((t) => narrow || !drawn.has(t));
     const done = this.complete();
     const more = this.next.size > 0;
     return h("div.picker", { id: "picker", role: "group", "aria-label": "your move" },

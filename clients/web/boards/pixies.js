@@ -53,7 +53,7 @@ export default {
   tokenLabel(token) {
     const [kind, v] = token.split(":");
     if (kind === "card") return `Take ${v} (${describe(v)})`;
-    if (kind === "keep") return v === "new" ? "keep the new card face up" : "keep the old card face up";
+    if (kind === "keep") return v === "new" ? "keep the new card face up" : "keep the card already there face up";
     if (kind === "cell") return `face down in cell ${v}`;
     return token;
   },
