@@ -5,13 +5,13 @@
 //
 // A move is what a person points at, in order (path):
 //   choose_base   base:<ROLE>            pick_task  task:<id>
-//   play_card     hand:<card> → claim:yes|no          answer  answer:<0-3>|answer:none
+//   play_card     play:<card> → claim:yes|no          answer  answer:<0-3>|answer:none
 //   move          cell:<id>… (each step; a 0-step move is `stay`)
 //   teleport      teleport:<cell>|teleport:stay
-//   study         hand:<card>            view_task  view_task        blast  block:<Bn>
-//   minister_draw minister:top|bottom    minister_resolve  resolve → hand:<h> → pool:<p> … (hand order)
-//   spy_swap      hand:<own> → take:<seat>:<card>
-//   attach        hand:<card>            detach  detach:<card>
+//   study         study:<card>           view_task  view_task        blast  block:<Bn>
+//   minister_draw minister:top|bottom    minister_resolve  resolve → swap:<h> → pool:<p> … (hand order)
+//   spy_swap      give:<own> → take:<seat>:<card>
+//   attach        attach:<card>          detach  detach:<card>
 //   declare       declare → order:<card>…             end_turn  end_turn → return:<card>… (hand order)
 // The characters are drawn with the font the server ships (/web/fonts/, see hieroglyphs.css).
 import { h, seatLabel, SEAT_COLOURS, SEAT_INK } from "../render.js";
@@ -24,6 +24,10 @@ const PHASE_TEXT = {
   play: "play a card", meaning: "naming the meaning", move: "moving", teleport: "at a teleport",
   base: "at a base", emperor: "at the Emperor", over: "over",
 };
+
+// What pointing at a card of your hand does, by the step you are in (one token per verb, so a
+// move's tokens say what it does even in a log read later).
+const HAND_VERBS = ["play", "attach", "study", "give", "swap", "return"];
 
 let CELLS = [];
 let BY_ID = {};
@@ -212,11 +216,12 @@ function privatePanel(ctx) {
   const picked = ctx.picked ?? [];
   const next = ctx.next ?? new Set();
   const returning = picked[0] === "end_turn";
-  const handToken = (c) => (returning ? `return:${c}` : `hand:${c}`);
+  // a hand card carries the token of what pointing at it would do now
+  const handToken = (c) => HAND_VERBS.map((verb) => `${verb}:${c}`).find((t) => next.has(t)) ?? `hand:${c}`;
   const mine = ctx.mode === "replay" ? "Hand" : "Your hand";
   return h("div.panel.h-private", {},
     h("h3", {}, mine, returning ? h("span.muted", {}, " — point at the cards to put back under the deck") : null),
-    h("div.h-hand", {}, you.hand.length ? you.hand.map((c) => cardFace(c, handToken(c), you.learned)) : h("span.muted", {}, "no cards")),
+    h("div.h-hand.h-own", { "aria-label": "your hand" }, you.hand.length ? you.hand.map((c) => cardFace(c, handToken(c), you.learned)) : h("span.muted", {}, "no cards")),
     next.has("claim:yes") || next.has("claim:no") ? h("div.h-claim", { role: "group", "aria-label": "how to play the card" },
       h("button.h-option", { type: "button", "data-pick": "claim:yes", "aria-label": "play it and name its meaning" }, "Name its meaning (+1 coin if right)"),
       h("button.h-option.secondary", { type: "button", "data-pick": "claim:no", "aria-label": "just play it" }, "Just play it")) : null,
@@ -264,21 +269,21 @@ export default {
     switch (cmd.type) {
       case "choose_base": return [`base:${cmd.base}`];
       case "pick_task": return [`task:${cmd.task}`];
-      case "play_card": return [`hand:${cmd.card}`, cmd.claim ? "claim:yes" : "claim:no"];
+      case "play_card": return [`play:${cmd.card}`, cmd.claim ? "claim:yes" : "claim:no"];
       case "answer": return [cmd.choice === null || cmd.choice === undefined ? "answer:none" : `answer:${cmd.choice}`];
       case "move": return cmd.path.length ? cmd.path.map((c) => `cell:${c}`) : ["stay"];
       case "teleport": return [cmd.to ? `teleport:${cmd.to}` : "teleport:stay"];
-      case "study": return [`hand:${cmd.card}`];
+      case "study": return [`study:${cmd.card}`];
       case "view_task": return ["view_task"];
       case "blast": return [`block:${cmd.block}`];
       case "minister_draw": return [`minister:${cmd.from}`];
       case "minister_resolve": {
         const hand = ctx?.view?.you?.hand ?? [];
         const pairs = [...cmd.swaps].sort((a, b) => hand.indexOf(a[0]) - hand.indexOf(b[0]));
-        return ["resolve", ...pairs.flatMap(([mine, pool]) => [`hand:${mine}`, `pool:${pool}`])];
+        return ["resolve", ...pairs.flatMap(([mine, pool]) => [`swap:${mine}`, `pool:${pool}`])];
       }
-      case "spy_swap": return [`hand:${cmd.own_card}`, `take:${cmd.target}:${cmd.target_card}`];
-      case "attach": return [`hand:${cmd.card}`];
+      case "spy_swap": return [`give:${cmd.own_card}`, `take:${cmd.target}:${cmd.target_card}`];
+      case "attach": return [`attach:${cmd.card}`];
       case "detach": return [`detach:${cmd.card}`];
       case "declare": return ["declare", ...cmd.order.map((c) => `order:${c}`)];
       case "end_turn": return ["end_turn", ...handOrder(cmd.return ?? []).map((c) => `return:${c}`)];
@@ -291,26 +296,23 @@ export default {
     const kind = i < 0 ? token : token.slice(0, i);
     const v = i < 0 ? "" : token.slice(i + 1);
     const view = ctx?.view ?? {};
-    const stop = BY_ID[view.turn?.stop];
     switch (kind) {
       case "base": return `start on the ${ROLE_NAME[v] ?? v}`;
       case "task": {
         const t = (view.task_offer ?? []).find((x) => x.id === v);
         return `take task ${v}${t ? `: ${t.question}` : ""}`;
       }
-      case "hand": {
-        const ch = charOf(v);
-        if (view.phase === "play") return `play ${ch}`;
-        if (view.phase === "emperor") return `attach ${ch} to your task`;
-        if (stop?.role === "TEACHER") return `study ${ch}`;
-        if (stop?.role === "SPY") return `give away ${ch}`;
-        return `your ${ch}`;
-      }
+      case "hand": return `your ${charOf(v)}`;
+      case "play": return `play ${charOf(v)}`;
+      case "attach": return `attach ${charOf(v)} to the task`;
+      case "study": return `study ${charOf(v)}`;
+      case "give": return `give ${charOf(v)} away`;
+      case "swap": return `swap ${charOf(v)}`;
       case "claim": return v === "yes" ? "play it and name its meaning (a coin if right)" : "just play it";
       case "answer": {
         if (v === "none") return "no answer";
         const text = view.turn?.claim?.options?.[Number(v)];
-        return text ? `it means “${text}”` : `meaning ${Number(v) + 1}`;
+        return text ? `it means “${text}”` : `answer with meaning ${Number(v) + 1} of 4`;
       }
       case "cell": return `step to ${cellName(v)}`;
       case "stay": return "stay here (0 steps)";

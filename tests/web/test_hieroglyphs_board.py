@@ -1,0 +1,246 @@
+"""Chinese Squared on its board, in Debian's Chromium: two people play a whole short match
+(rounds mode, 3 rounds, the canonical deck) by pointing at bases, tasks, hand cards, the
+meaning buttons, the cells of their path and the stop actions, while a third watches.
+
+The meaning check is judged against the shipped content set (the spec's data, not the engine's
+output): every claim the page asks is answered, right or wrong on purpose, and the verdict on
+the claimer's and the spectator's page must say which, with the right meaning. The spectator
+never sees a hand card or a pending claim's options, and the characters are drawn with the font
+the server ships.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.server import ServerProcess
+from tests.web.clicking import (
+    PHONE,
+    Pages,
+    acting,
+    browser,  # noqa: F401  (a fixture)
+    create_and_sit,
+    no_horizontal_scroll,
+    offer,
+    pick,
+    play_one_move,
+    shot,
+    tab_reaches_a_pickable,
+    wait_seq,
+    watch,
+)
+
+CONTENT = json.loads((Path(__file__).resolve().parents[2] / "service" / "games" / "hieroglyphs" / "data"
+                      / "default_content.json").read_text(encoding="utf-8"))
+GLOSS = {c["char"]: c["gloss"] for c in CONTENT["characters"]}
+
+
+def canonical_deck() -> list[str]:
+    """Every character of T01..T20 in task order, each with the next free copy number (spec 2.2)."""
+    seen: dict[str, int] = {}
+    out = []
+    for task in CONTENT["tasks"]:
+        for ch in task["answer"]:
+            seen[ch] = seen.get(ch, 0) + 1
+            out.append(f"{ch}#{seen[ch]}")
+    return out
+
+
+OPTIONS = json.dumps({"first_player": 0, "mode": "rounds", "round_limit": 3, "deck_order": canonical_deck()},
+                     ensure_ascii=False)
+FONT = "/web/fonts/NotoSansSC-subset.woff2"
+# The options a page shows as such: an element whose whole text is one, or a label naming it (a
+# word like "west" may well appear elsewhere, in "west teleport").
+SHOWN_AS_OPTION = """(options) => options.filter((o) => [...document.querySelectorAll('body *')].some((el) =>
+  (el.childElementCount === 0 && el.textContent.trim() === o) || (el.getAttribute('aria-label') ?? '').includes(`meaning: ${o}`)
+  || el.textContent.includes(`“${o}”`)))"""
+
+
+@pytest.fixture
+def api(web_server: ServerProcess):
+    with httpx.Client(base_url=web_server.url, timeout=10) as client:
+        yield client
+
+
+@pytest.fixture
+def pages(browser, web_server: ServerProcess):  # noqa: F811
+    p = Pages(browser, web_server.url)
+    yield p
+    p.close()
+
+
+class Learner:
+    """Always claims the meaning; moves and stop actions at random, ending the turn soon."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.seen: set[str] = set()
+
+    def __call__(self, seat: int, now: dict, picked: list[str]) -> str:
+        nxt = now["next"]
+        self.seen.update(t.split(":")[0] for t in nxt)
+        if picked:
+            if "claim:yes" in nxt:
+                return "claim:yes"
+            if now["confirm"]:
+                return "confirm"
+            return self.rng.choice(nxt)
+        if "end_turn" in nxt and self.rng.random() < 0.6:
+            return "end_turn"
+        return self.rng.choice(nxt)
+
+
+def own_hand(page) -> list[str]:
+    return [c.get_attribute("data-card") for c in page.locator(".h-own [data-card]").all()]
+
+
+def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, web_server, api):
+    match, seats = create_and_sit(web_server.url, pages, "hieroglyphs", OPTIONS, ("Ada", "Bob"))
+    watcher = watch(web_server.url, pages, match)
+    for page in (*seats.values(), watcher):
+        wait_seq(page, 1)
+    ada = seats[0]
+    ada.wait_for_selector(".h-board .h-cell[data-pick='base:TEACHER']")
+    assert ada.locator(".h-board .h-cell").count() == 45
+    assert own_hand(ada) == ["天#1", "长#1", "地#1", "久#1"]  # spec S23: the canonical deal
+    token = tab_reaches_a_pickable(ada)
+    assert token.startswith("base:")
+
+    player = Learner(5)
+    seq = 1
+    verdicts = []
+    options_checked = False
+    hands_checked = False
+    while api.get(f"/api/matches/{match}").json()["state"] != "finished":
+        seat = acting(seats, seq)
+        page = seats[seat]
+        other = seats[1 - seat]
+        question = page.locator("#meaning-question [data-pick^='answer:']")
+        if question.count():
+            # the meaning question, where the player looks: four meanings as buttons
+            options = [b.inner_text() for b in page.locator("#meaning-question [data-pick^='answer:']:not([data-pick='answer:none'])").all()]
+            char = page.locator("#meaning-question .h-big").inner_text()
+            assert len(options) == 4 and GLOSS[char] in options
+            if not options_checked:
+                # nobody else sees the options of a pending claim
+                for onlooker in (watcher, other):
+                    wait_seq(onlooker, seq)
+                    onlooker.wait_for_selector("#meaning-question")
+                    assert onlooker.locator("[data-pick^='answer:']").count() == 0
+                    assert onlooker.evaluate(SHOWN_AS_OPTION, options) == [], "a pending claim's options leaked"
+                shot(page, "hieroglyphs-question-desktop")
+                options_checked = True
+            want_right = len(verdicts) % 2 == 0
+            choice = options.index(GLOSS[char]) if want_right else next(i for i, o in enumerate(options) if o != GLOSS[char])
+            pick(page, f"answer:{choice}")
+            page.click("#confirm-move")
+            seq += 1
+            for looker in (page, watcher):
+                wait_seq(looker, seq)
+                box = looker.locator("#meaning-verdict")
+                assert box.get_attribute("data-correct") == ("true" if want_right else "false")
+                text = box.inner_text()
+                assert ("Right" if want_right else "Wrong") in text and f"“{GLOSS[char]}”" in text
+            verdicts.append(want_right)
+            continue
+        play_one_move(page, seat, player)
+        seq += 1
+        wait_seq(page, seq)
+        if not hands_checked and seq >= 6:
+            # no card of a hand anywhere in the spectator's page
+            wait_seq(watcher, seq)
+            held = [c for p in seats.values() for c in own_hand(p)]
+            assert held and all(p.locator("#seq").inner_text().endswith(f" {seq}") for p in seats.values())
+            html = watcher.content()
+            assert watcher.locator(".h-own").count() == 0
+            assert not [c for c in held if c in html], "the spectator's page holds hand cards"
+            shot(watcher, "hieroglyphs-spectator-desktop")
+            hands_checked = True
+        assert seq < 200, "the match does not end"
+    assert True in verdicts and False in verdicts and options_checked and hands_checked
+    assert {"base", "task", "play", "claim", "cell"} <= player.seen
+
+    final = api.get(f"/api/matches/{match}").json()
+    result = final["result"]
+    last = api.get(f"/api/matches/{match}/replay", params={"seq": final["seq"]}).json()["view"]
+    for page in (*seats.values(), watcher):
+        wait_seq(page, final["seq"])
+        page.wait_for_selector("#h-result")
+        shown = {int(e.get_attribute("data-seat")): int(e.inner_text()) for e in page.locator(".h-final").all()}
+        assert shown == dict(enumerate(result["scores"]))
+        winners = {int(li.get_attribute("data-seat")) for li in page.locator("#h-result li:has(.badge)").all()}
+        assert winners == set(result["winners"])
+        coins = [int(t) for t in re.findall(r"· (\d+) coins", page.locator("#h-result").inner_text())]
+        assert coins == last["coins"]
+    # a coin for a right answer only, from the bank of 10 per player (spec 2.1, 5.2)
+    assert sum(last["coins"]) <= verdicts.count(True) and sum(last["coins"]) + last["bank"] == 20
+    shot(ada, "hieroglyphs-final-desktop")
+    shot(watcher, "hieroglyphs-spectator-final-desktop")
+
+    # -- the replay steps through the same board -------------------------------------------------------
+    ada.click("#to-replay")
+    ada.wait_for_url(re.compile(rf"#/replay/{match}"))
+    middle = final["seq"] // 2
+    ada.locator("#replay-slider").fill(str(middle))
+    ada.wait_for_selector(f"body[data-replay-seq='{middle}']")
+    at = api.get(f"/api/matches/{match}/replay", params={"seq": middle}).json()["view"]
+    ada.wait_for_selector(".h-board")
+    drawn = {e.get_attribute("data-cell"): e.get_attribute("data-card") for e in ada.locator(".h-board .h-slot").all()}
+    assert drawn == at["slots"]
+    shot(ada, "hieroglyphs-replay-desktop")
+
+    # -- a phone: the seat, the spectator and the replay fit 390 px --------------------------------------
+    stored = ada.evaluate("() => localStorage.getItem('teahouse.seats')")
+    phone = pages.new("phone", PHONE)
+    phone.goto(web_server.url + "/web/")
+    phone.evaluate("s => localStorage.setItem('teahouse.seats', s)", stored)
+    for route, name in ((f"#/match/{match}?seat=0", "hieroglyphs-seat-phone"), (f"#/match/{match}", "hieroglyphs-spectator-phone"),
+                        (f"#/replay/{match}?seq={middle}", "hieroglyphs-replay-phone")):
+        phone.goto(f"{web_server.url}/web/{route}")
+        phone.wait_for_selector(".h-board .h-cell")
+        no_horizontal_scroll(phone)
+        shot(phone, name)
+    assert pages.errors == []
+
+
+def test_the_characters_are_drawn_with_the_font_the_server_ships(pages, web_server, api):
+    got = api.get(FONT)
+    assert got.status_code == 200 and got.content[:4] == b"wOF2"
+    licence = api.get("/web/fonts/OFL.txt")
+    assert licence.status_code == 200 and "SIL OPEN FONT LICENSE Version 1.1" in licence.text
+    mid = api.post("/api/matches", json={"game": "hieroglyphs", "players": 2, "options": {"first_player": 0}}).json()["match"]
+    for name in ("Ada", "Bob"):
+        api.post(f"/api/matches/{mid}/seats", json={"name": name})
+    page = pages.new("reader", PHONE)
+    page.goto(f"{web_server.url}/web/#/match/{mid}")
+    wait_seq(page, 1)
+    page.wait_for_selector(".h-board .h-char")
+    chars = "".join(sorted(GLOSS))
+    state = page.evaluate("""async (chars) => {
+      await document.fonts.ready;
+      await document.fonts.load('20px "Teahouse CJK"', chars);
+      const faces = [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Teahouse CJK');
+      const el = document.querySelector('.h-board .h-char');
+      return { faces: faces.map((f) => f.status), check: document.fonts.check('20px "Teahouse CJK"', chars),
+               family: getComputedStyle(el).fontFamily,
+               fetched: performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname) };
+    }""", chars)
+    assert state["faces"] == ["loaded"]
+    assert state["check"] is True
+    assert state["family"].startswith('"Teahouse CJK"')
+    assert FONT in state["fetched"]
+    # the characters cover the cells: a glyph of the font (1 em wide), not a fallback box
+    widths = page.evaluate("""(chars) => {
+      const c = document.createElement('canvas').getContext('2d');
+      c.font = '100px "Teahouse CJK"';
+      return [...chars].map((ch) => c.measureText(ch).width);
+    }""", chars)
+    assert all(abs(w - 100) < 0.5 for w in widths), widths
+    assert offer(page) is None  # a spectator gets no picker
+    assert pages.errors == []
