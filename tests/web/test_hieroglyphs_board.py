@@ -16,24 +16,19 @@ import random
 import re
 from pathlib import Path
 
-import httpx
-import pytest
-
-from tests.support.server import ServerProcess
-from tests.web.clicking import (
+from tests.web.clicking import acting, desktop_and_phone, offer, pick, play_one_move, tab_reaches_a_pickable
+from tests.web.conftest import (
     PHONE,
-    Pages,
-    acting,
-    browser,  # noqa: F401  (a fixture)
-    create_and_sit,
-    no_horizontal_scroll,
-    offer,
-    pick,
-    play_one_move,
+    Played,
+    check_the_end_and_replay,
+    create_in_lobby,
+    leaked,
+    secrets_along,
     shot,
-    tab_reaches_a_pickable,
+    sit_from_lobby,
+    visible_text_and_attrs,
     wait_seq,
-    watch,
+    watch_from_lobby,
 )
 
 CONTENT = json.loads((Path(__file__).resolve().parents[2] / "service" / "games" / "hieroglyphs" / "data"
@@ -62,19 +57,6 @@ SHOWN_AS_OPTION = """(options) => options.filter((o) => [...document.querySelect
   || el.textContent.includes(`“${o}”`)))"""
 
 
-@pytest.fixture
-def api(web_server: ServerProcess):
-    with httpx.Client(base_url=web_server.url, timeout=10) as client:
-        yield client
-
-
-@pytest.fixture
-def pages(browser, web_server: ServerProcess):  # noqa: F811
-    p = Pages(browser, web_server.url)
-    yield p
-    p.close()
-
-
 class Learner:
     """Always claims the meaning; moves and stop actions at random, ending the turn soon."""
 
@@ -100,12 +82,14 @@ def own_hand(page) -> list[str]:
     return [c.get_attribute("data-card") for c in page.locator(".h-own [data-card]").all()]
 
 
-def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, web_server, api):
-    match, seats = create_and_sit(web_server.url, pages, "hieroglyphs", OPTIONS, ("Ada", "Bob"))
-    watcher = watch(web_server.url, pages, match)
-    for page in (*seats.values(), watcher):
+def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, api):
+    ada, bob, watcher = pages.new("ada"), pages.new("bob"), pages.new("watcher")
+    match = create_in_lobby(ada, pages.base, "hieroglyphs", 2, OPTIONS, "Ada")
+    watch_from_lobby(watcher, pages.base, match)
+    sit_from_lobby(bob, pages.base, match, 1, "Bob")
+    seats = {0: ada, 1: bob}
+    for page in (ada, bob, watcher):
         wait_seq(page, 1)
-    ada = seats[0]
     ada.wait_for_selector(".h-board .h-cell[data-pick='base:TEACHER']")
     assert ada.locator(".h-board .h-cell").count() == 45
     assert own_hand(ada) == ["天#1", "长#1", "地#1", "久#1"]  # spec S23: the canonical deal
@@ -116,7 +100,8 @@ def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, we
     seq = 1
     verdicts = []
     options_checked = False
-    hands_checked = False
+    commits = 0
+    snapshots: dict[int, str] = {}
     while api.get(f"/api/matches/{match}").json()["state"] != "finished":
         seat = acting(seats, seq)
         page = seats[seat]
@@ -148,22 +133,25 @@ def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, we
                 text = box.inner_text()
                 assert ("Right" if want_right else "Wrong") in text and f"“{GLOSS[char]}”" in text
             verdicts.append(want_right)
+            commits += 1
             continue
         play_one_move(page, seat, player)
         seq += 1
         wait_seq(page, seq)
-        if not hands_checked and seq >= 6:
-            # no card of a hand anywhere in the spectator's page
+        commits += 1
+        if commits % 5 == 2:
             wait_seq(watcher, seq)
-            held = [c for p in seats.values() for c in own_hand(p)]
-            assert held and all(p.locator("#seq").inner_text().endswith(f" {seq}") for p in seats.values())
-            html = watcher.content()
             assert watcher.locator(".h-own").count() == 0
-            assert not [c for c in held if c in html], "the spectator's page holds hand cards"
-            shot(watcher, "hieroglyphs-spectator-desktop")
-            hands_checked = True
+            snapshots[seq] = visible_text_and_attrs(watcher)
+        if commits == 6:
+            desktop_and_phone(page, "hieroglyphs-seat")
+            wait_seq(watcher, seq)
+            desktop_and_phone(watcher, "hieroglyphs-spectator")
         assert seq < 200, "the match does not end"
-    assert True in verdicts and False in verdicts and options_checked and hands_checked
+    assert True in verdicts and False in verdicts and options_checked and snapshots
+    hidden = secrets_along(api, match, list(snapshots))
+    for at, markup in snapshots.items():
+        assert leaked(markup, hidden[at]) == [], f"the spectator's page at seq {at} shows a secret"
     assert {"base", "task", "play", "claim", "cell"} <= player.seen
 
     final = api.get(f"/api/matches/{match}").json()
@@ -180,36 +168,18 @@ def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, we
         assert coins == last["coins"]
     # a coin for a right answer only, from the bank of 10 per player (spec 2.1, 5.2)
     assert sum(last["coins"]) <= verdicts.count(True) and sum(last["coins"]) + last["bank"] == 20
-    shot(ada, "hieroglyphs-final-desktop")
-    shot(watcher, "hieroglyphs-spectator-final-desktop")
 
-    # -- the replay steps through the same board -------------------------------------------------------
-    ada.click("#to-replay")
-    ada.wait_for_url(re.compile(rf"#/replay/{match}"))
+    # the end on every page, then the replay on the same board (seen by seat 1, half way)
+    check_the_end_and_replay(Played(match, [ada, bob], watcher, final, commits), api, "hieroglyphs")
     middle = final["seq"] // 2
-    ada.locator("#replay-slider").fill(str(middle))
-    ada.wait_for_selector(f"body[data-replay-seq='{middle}']")
-    at = api.get(f"/api/matches/{match}/replay", params={"seq": middle}).json()["view"]
-    ada.wait_for_selector(".h-board")
+    at = api.get(f"/api/matches/{match}/replay", params={"seq": middle, "seat": 1}).json()["view"]
     drawn = {e.get_attribute("data-cell"): e.get_attribute("data-card") for e in ada.locator(".h-board .h-slot").all()}
     assert drawn == at["slots"]
-    shot(ada, "hieroglyphs-replay-desktop")
-
-    # -- a phone: the seat, the spectator and the replay fit 390 px --------------------------------------
-    stored = ada.evaluate("() => localStorage.getItem('teahouse.seats')")
-    phone = pages.new("phone", PHONE)
-    phone.goto(web_server.url + "/web/")
-    phone.evaluate("s => localStorage.setItem('teahouse.seats', s)", stored)
-    for route, name in ((f"#/match/{match}?seat=0", "hieroglyphs-seat-phone"), (f"#/match/{match}", "hieroglyphs-spectator-phone"),
-                        (f"#/replay/{match}?seq={middle}", "hieroglyphs-replay-phone")):
-        phone.goto(f"{web_server.url}/web/{route}")
-        phone.wait_for_selector(".h-board .h-cell")
-        no_horizontal_scroll(phone)
-        shot(phone, name)
+    assert [e.get_attribute("data-card") for e in ada.locator(".h-own [data-card]").all()] == at["you"]["hand"]
     assert pages.errors == []
 
 
-def test_the_characters_are_drawn_with_the_font_the_server_ships(pages, web_server, api):
+def test_the_characters_are_drawn_with_the_font_the_server_ships(pages, api):
     got = api.get(FONT)
     assert got.status_code == 200 and got.content[:4] == b"wOF2"
     licence = api.get("/web/fonts/OFL.txt")
@@ -218,7 +188,7 @@ def test_the_characters_are_drawn_with_the_font_the_server_ships(pages, web_serv
     for name in ("Ada", "Bob"):
         api.post(f"/api/matches/{mid}/seats", json={"name": name})
     page = pages.new("reader", PHONE)
-    page.goto(f"{web_server.url}/web/#/match/{mid}")
+    page.goto(f"{pages.base}/web/#/match/{mid}")
     wait_seq(page, 1)
     page.wait_for_selector(".h-board .h-char")
     chars = "".join(sorted(GLOSS))

@@ -11,26 +11,21 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from pathlib import Path
 
-import httpx
-import pytest
-
-from tests.support.server import ServerProcess
-from tests.web.clicking import (
-    PHONE,
-    Pages,
-    acting,
-    browser,  # noqa: F401  (a fixture)
-    create_and_sit,
-    no_horizontal_scroll,
-    offer,
-    play_one_move,
+from tests.web.clicking import acting, desktop_and_phone, offer, play_one_move, tab_reaches_a_pickable
+from tests.web.conftest import (
+    DESKTOP,
+    Played,
+    check_the_end_and_replay,
+    create_in_lobby,
+    leaked,
+    secrets_along,
     shot,
-    tab_reaches_a_pickable,
+    sit_from_lobby,
+    visible_text_and_attrs,
     wait_seq,
-    watch,
+    watch_from_lobby,
 )
 
 DATA = Path(__file__).resolve().parents[2] / "service" / "games" / "khan" / "data"
@@ -38,24 +33,12 @@ DECK = [c["id"] for c in json.loads((DATA / "deck.json").read_text())["cards"]]
 OPTIONS = json.dumps({"start_player": 0, "deck_order": DECK, "reshuffle": "in_order"})
 
 
-@pytest.fixture
-def api(web_server: ServerProcess):
-    with httpx.Client(base_url=web_server.url, timeout=10) as client:
-        yield client
-
-
-@pytest.fixture
-def pages(browser, web_server: ServerProcess):  # noqa: F811
-    p = Pages(browser, web_server.url)
-    yield p
-    p.close()
-
-
 class KhanPlayer:
     """Conquers whenever a tile is offered, invades now and then, plays High Morale once, else passes."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, invade: float = 0.35) -> None:
         self.rng = random.Random(seed)
+        self.invade = invade
         self.morale_played = False
         self.seen: set[str] = set()
 
@@ -75,40 +58,49 @@ class KhanPlayer:
             self.morale_played = True
             return "special:high_morale"
         cards = [t for t in nxt if t.startswith("card:")]
-        if cards and self.rng.random() < 0.35:
+        if cards and self.rng.random() < self.invade:
             return self.rng.choice(cards)
         return "pass" if "pass" in nxt else self.rng.choice(nxt)
 
 
-def hand_ids(page) -> list[str]:
-    return [c.get_attribute("data-card") for c in page.locator(".k-hand [data-card]").all()]
-
-
-def spectator_sees_no_hand(seats: dict, watcher, seq: int) -> None:
-    """At one seq, no card id from any seat's hand is anywhere in the spectator's page."""
-    html = watcher.content()
-    assert watcher.locator(".k-hand").count() == 0
-    for page in seats.values():
-        wait_seq(page, seq)
-        held = hand_ids(page)
-        assert held and seq_now(page) == seq
-        leaked = [c for c in held if c in html]
-        assert not leaked, f"the spectator's page holds hand cards {leaked}"
-
-
-def seq_now(page) -> int:
-    return int(page.locator("#seq").inner_text().split()[-1])
-
-
-def test_two_people_play_khan_to_the_end_on_the_map_while_a_third_watches(pages, web_server, api):
-    match, seats = create_and_sit(web_server.url, pages, "khan", OPTIONS, ("Ada", "Bob"))
-    watcher = watch(web_server.url, pages, match)
-    for page in (*seats.values(), watcher):
+def seated(pages, base: str) -> tuple[str, dict, object]:
+    """Ada creates the match in the lobby and sits, a spectator opens it, Bob takes seat 1."""
+    ada, bob, watcher = pages.new("ada"), pages.new("bob"), pages.new("watcher")
+    match = create_in_lobby(ada, base, "khan", 2, OPTIONS, "Ada")
+    watch_from_lobby(watcher, base, match)
+    sit_from_lobby(bob, base, match, 1, "Bob")
+    for page in (ada, bob, watcher):
         wait_seq(page, 1)
+    return match, {0: ada, 1: bob}, watcher
+
+
+def conquer_step_by_step(page, tile: str, api, match: str, seq: int) -> None:
+    """A conquest as a person builds it: after the tile only the cells that start a legal
+    placement are lit; after the cell its orientations are drawn as shapes; the tile lands on
+    exactly the cells the map previewed."""
+    page.locator(f".k-tiles [data-pick='{tile}']").click()
+    anchors = offer(page)["next"]
+    assert anchors and all(t.startswith("cell:") for t in anchors)
+    assert page.locator("svg.k-map .pickable").count() == len(anchors)
+    page.locator(f"svg.k-map [data-pick='{anchors[0]}']").click()
+    shapes = offer(page)["next"]
+    assert shapes and all(t.startswith("shape:") for t in shapes)
+    assert page.locator(".k-orient [data-pick^='shape:']").count() == len(shapes)
+    page.locator(f".k-orient [data-pick='{shapes[0]}']").click()
+    preview = {e.get_attribute("data-key") for e in page.locator("svg.k-map g.k-preview").all()}
+    shot(page, "khan-conquest-preview-desktop")
+    page.click("#confirm-move")
+    wait_seq(page, seq + 1)
+    placed = api.get(f"/api/matches/{match}/replay", params={"seq": seq + 1}).json()["view"]["tiles_placed"][-1]
+    assert placed["tile"] == tile.split(":")[1]
+    assert {f"cell:{r},{c}" for r, c in placed["cells"]} == preview
+
+
+def test_two_people_play_khan_to_the_end_on_the_map_while_a_third_watches(pages, api):
+    match, seats, watcher = seated(pages, pages.base)
     ada = seats[0]
     ada.wait_for_selector("svg.k-map [data-pick='ruler:russian']")
     assert ada.locator("svg.k-map rect.k-cell").count() == 169 - 15  # 13×13 less the void corners
-    shot(ada, "khan-seat-desktop")
 
     # keyboard: Tab reaches a board control, Enter picks it, Escape cancels
     token = tab_reaches_a_pickable(ada)
@@ -117,37 +109,50 @@ def test_two_people_play_khan_to_the_end_on_the_map_while_a_third_watches(pages,
     ada.keyboard.press("Escape")
     assert offer(ada)["confirm"] is False
 
-    # the first move step by step: a hand card, then a cell its background allows
-    now = offer(ada)
-    card = next(t for t in now["next"] if t.startswith("card:"))
+    # an invasion step by step: a hand card, then only the cells its background allows are lit
+    card = next(t for t in offer(ada)["next"] if t.startswith("card:"))
     ada.locator(f".k-hand [data-pick='{card}']").click()
     cells = offer(ada)["next"]
     assert cells and all(t.startswith("cell:") for t in cells)
     assert ada.locator("svg.k-map .pickable").count() == len(cells)
+    shot(ada, "khan-invade-desktop")
+    ada.keyboard.press("Escape")
 
     player = KhanPlayer(7)
     seq = 1
     commits = 0
-    while True:
-        summary = api.get(f"/api/matches/{match}").json()
-        if summary["state"] == "finished":
-            break
+    snapshots: dict[int, str] = {}
+    conquered_by_hand = False
+    while api.get(f"/api/matches/{match}").json()["state"] != "finished":  # reading only
         seat = acting(seats, seq)
         page = seats[seat]
-        played = play_one_move(page, seat, player)
+        tiles = [t for t in offer(page)["next"] if t.startswith("tile:")]
+        if tiles and not conquered_by_hand:
+            conquer_step_by_step(page, tiles[0], api, match, seq)
+            conquered_by_hand = True
+            played = [tiles[0]]
+        else:
+            played = play_one_move(page, seat, player)
         seq += 1
         commits += 1
         wait_seq(page, seq)
-        if commits in (3, 20):
-            spectator_sees_no_hand(seats, watcher, seq)
+        if commits % 10 == 3:
             wait_seq(watcher, seq)
-            shot(watcher, "khan-spectator-desktop")
+            assert watcher.locator(".k-hand").count() == 0
+            snapshots[seq] = visible_text_and_attrs(watcher)
+        if commits == 5:
+            desktop_and_phone(page, "khan-seat")
+        if commits == 13:
+            desktop_and_phone(watcher, "khan-spectator")
         if played and played[0].startswith("tile:"):
-            # a conquest: the tile is on every map at once
+            # a conquest: the spectator's map shows the tile at once
             wait_seq(watcher, seq)
             assert watcher.locator("svg.k-map .k-tile").count() >= 1
         assert commits < 400, "the match does not end"
-    assert {"card", "cell", "tile", "shape", "pass"} <= player.seen
+    assert conquered_by_hand and {"card", "cell", "tile", "shape", "pass", "special"} <= player.seen
+    hidden = secrets_along(api, match, list(snapshots))
+    for at, markup in snapshots.items():
+        assert leaked(markup, hidden[at]) == [], f"the spectator's page at seq {at} shows a card of a hand"
 
     final = api.get(f"/api/matches/{match}").json()
     result = final["result"]
@@ -163,72 +168,16 @@ def test_two_people_play_khan_to_the_end_on_the_map_while_a_third_watches(pages,
         points = [int(e.inner_text()) for e in page.locator(".k-points").all()]
         assert points == last["result"]["tile_points"]
         assert page.locator("svg.k-map .k-tile").count() == len(tiles)
-    shot(ada, "khan-final-desktop")
     shot(watcher, "khan-spectator-final-desktop")
 
-    # -- the replay: the same board at every step ------------------------------------------------------
-    ada.click("#to-replay")
-    ada.wait_for_url(re.compile(rf"#/replay/{match}"))
+    # the end on every page, then the replay on the same board (seen by seat 1, half way)
+    check_the_end_and_replay(Played(match, list(seats.values()), watcher, final, commits), api, "khan")
     middle = final["seq"] // 2
-    ada.locator("#replay-slider").fill(str(middle))
-    ada.wait_for_selector(f"body[data-replay-seq='{middle}']")
-    at = api.get(f"/api/matches/{match}/replay", params={"seq": middle}).json()["view"]
-    ada.wait_for_selector("svg.k-map")
+    at = api.get(f"/api/matches/{match}/replay", params={"seq": middle, "seat": 1}).json()["view"]
+    ada.set_viewport_size(DESKTOP)
     assert ada.locator("svg.k-map .k-tile").count() == len(at["tiles_placed"])
     on_board = {r for r, cell in at["rulers"].items() if cell}
     drawn = {e.get_attribute("data-pick").split(":")[1] for e in ada.locator("svg.k-map [data-pick^='ruler:']").all()}
     assert drawn == on_board
-    shot(ada, "khan-replay-desktop")
-
-    # -- a phone: the seat, the spectator and the replay fit 390 px ------------------------------------
-    stored = ada.evaluate("() => localStorage.getItem('teahouse.seats')")
-    phone = pages.new("phone", PHONE)
-    phone.goto(web_server.url + "/web/")
-    phone.evaluate("s => localStorage.setItem('teahouse.seats', s)", stored)
-    for route, name in ((f"#/match/{match}?seat=0", "khan-seat-phone"), (f"#/match/{match}", "khan-spectator-phone"),
-                        (f"#/replay/{match}?seq={middle}", "khan-replay-phone")):
-        phone.goto(f"{web_server.url}/web/{route}")
-        phone.wait_for_selector("svg.k-map")
-        phone.wait_for_selector(".k-player")
-        no_horizontal_scroll(phone)
-        shot(phone, name)
-    assert pages.errors == []
-
-
-def test_a_conquest_is_built_tile_then_first_cell_then_orientation(pages, web_server, api):
-    """A fixed opening lets Ada conquer on her second turn: after the tile, only cells that start
-    a legal placement are lit; after the cell, the orientations are drawn as shapes; the tile
-    lands on exactly the cells previewed."""
-    match, seats = create_and_sit(web_server.url, pages, "khan", OPTIONS, ("Ada", "Bob"))
-    wait_seq(seats[0], 1)
-    player = KhanPlayer(1)
-    seq = 1
-    # invade with every action until a tile is offered to the seat to act
-    for _ in range(40):
-        seat = acting(seats, seq)
-        page = seats[seat]
-        tiles = [t for t in offer(page)["next"] if t.startswith("tile:")]
-        if tiles:
-            break
-        play_one_move(page, seat, player)
-        seq += 1
-        wait_seq(page, seq)
-    else:
-        pytest.fail("no conquest became possible")
-    page.locator(f".k-tiles [data-pick='{tiles[0]}']").click()
-    anchors = offer(page)["next"]
-    assert anchors and all(t.startswith("cell:") for t in anchors)
-    page.locator(f"svg.k-map [data-pick='{anchors[0]}']").click()
-    shapes = offer(page)["next"]
-    assert shapes and all(t.startswith("shape:") for t in shapes)
-    assert page.locator(".k-orient [data-pick^='shape:']").count() == len(shapes)
-    page.locator(f".k-orient [data-pick='{shapes[0]}']").click()
-    preview = {e.get_attribute("data-key") for e in page.locator("svg.k-map g.k-preview").all()}
-    shot(page, "khan-conquest-preview-desktop")
-    page.click("#confirm-move")
-    wait_seq(page, seq + 1)
-    view = api.get(f"/api/matches/{match}/replay", params={"seq": seq + 1}).json()["view"]
-    placed = view["tiles_placed"][-1]
-    assert placed["tile"] == tiles[0].split(":")[1]
-    assert {f"cell:{r},{c}" for r, c in placed["cells"]} == preview
+    assert [e.get_attribute("data-card") for e in ada.locator(".k-hand [data-card]").all()] == [c["id"] for c in at["hand"]]
     assert pages.errors == []
