@@ -35,6 +35,7 @@ let cssLinked = false;
 // The last judged meaning claim seen live, so the verdict stays on screen after the turn ends
 // (the view clears the claim with the turn). Replays read only the view of each step.
 let lastVerdict = null;
+let lastAsked = null;
 
 function linkCss() {
   if (cssLinked || typeof document === "undefined") return;
@@ -130,10 +131,17 @@ function meaningPanel(ctx) {
       return h("div.panel.h-question", { id: "meaning-question", role: "status" },
         h("p", {}, `${who} played `, hz(ch, ".h-big"), " and is naming its meaning…"));
     }
-    return h("div.panel.h-question", { id: "meaning-question", role: "group", "aria-label": `What does ${ch} mean?` },
+    const panel = h("div.panel.h-question", { id: "meaning-question", role: "group", "aria-label": `What does ${ch} mean?` },
       h("p.h-ask", {}, "What does ", hz(ch, ".h-big"), " mean?"),
       h("div.h-options", {}, claim.options.map((text, i) => h("button.h-option", { type: "button", "data-pick": `answer:${i}`, "aria-label": `meaning: ${text}` }, text)),
         h("button.h-option.secondary", { type: "button", "data-pick": "answer:none", "aria-label": "I don't know" }, "I don't know")));
+    // the question comes where the player looks: brought into view once, when it is asked
+    const asked = `${view.round}:${active}:${turn.played}`;
+    if (asked !== lastAsked) {
+      lastAsked = asked;
+      requestAnimationFrame(() => panel.isConnected && panel.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+    }
+    return panel;
   }
   let verdict = null;
   if (claim && claim.pending === false && claim.options) {

@@ -217,7 +217,7 @@ function orientations(ctx) {
   if (!shapes.length) return null;
   return h("div.k-orient", { role: "group", "aria-label": "orientations of the tile" },
     h("span", {}, "Turn the tile: "),
-    shapes.map((tok, i) => h("div.k-orient-opt", { "data-pick": tok, "aria-label": `orientation ${i + 1}` },
+    shapes.map((tok, i) => h("div.k-orient-opt", { "data-pick": tok, "aria-label": `orientation ${i + 1}: ${khanBoard.tokenLabel(tok)}` },
       tileShapeSvg(tok.slice(6).split(";").map(parseCell), 12))));
 }
 
@@ -251,6 +251,12 @@ function players(ctx) {
       }),
       active.map((a) => h("span.badge.live", {}, `active: ${SPECIAL_NAME[a.card] ?? a.card}${a.region ? ` (${regionName(a.region)})` : ""}`))));
   }));
+}
+
+function legend() {
+  return h("div.k-legend", { "aria-label": "map legend" },
+    ["M", "S", "F", "T", "K", "I", "R"].map((l) => h("span", {},
+      h("span.k-swatch", { style: `background: ${TERRAIN[l]}`, "aria-hidden": "true" }), regionName(l))));
 }
 
 function camps(view) {
@@ -289,7 +295,7 @@ function hand(ctx) {
 
 // -- the module ---------------------------------------------------------------------------------
 
-export default {
+const khanBoard = {
   setReference(reference) {
     linkCss();
     const board = reference?.board ?? {};
@@ -346,8 +352,12 @@ export default {
         return `drive out ${rulerName(v)}`;
       case "tile":
         return `conquer with ${REF.tiles[v]?.kind === "bridge" ? "bridge" : "tile"} ${v} (${REF.tiles[v]?.value ?? "?"} points)`;
-      case "shape":
-        return "this orientation";
+      case "shape": {
+        const cells = v.split(";").map(parseCell);
+        const rows = Math.max(...cells.map((x) => x[0])) + 1;
+        const cols = Math.max(...cells.map((x) => x[1])) + 1;
+        return `turned ${rows} row${rows === 1 ? "" : "s"} by ${cols} column${cols === 1 ? "" : "s"}`;
+      }
       case "special":
         return `play ${SPECIAL_NAME[v] ?? v}`;
       case "region":
@@ -369,10 +379,12 @@ export default {
       return;
     }
     root.replaceChildren(h("div.khan", {},
-      h("div.panel", {}, turnInfo(ctx), camps(view)),
+      h("div.panel", {}, turnInfo(ctx), camps(view), legend()),
       h("div.panel.k-map-panel", {}, mapSvg(ctx), orientations(ctx)),
       hand(ctx),
       h("div.panel", {}, h("h3", {}, "Tiles to conquer with"), tileSupply(ctx)),
       h("div.panel", {}, h("h3", {}, "Players"), players(ctx))));
   },
 };
+
+export default khanBoard;
