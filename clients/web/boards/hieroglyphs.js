@@ -265,6 +265,8 @@ function resultPanel(ctx) {
 export default {
   setReference(reference) {
     linkCss();
+    lastVerdict = null; // a new screen (another match, or a replay): nothing remembered from before
+    lastAsked = null;
     CELLS = reference?.board?.cells ?? [];
     BY_ID = Object.fromEntries(CELLS.map((c) => [c.id, c]));
   },
