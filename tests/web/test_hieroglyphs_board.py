@@ -101,6 +101,7 @@ def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, ap
     verdicts = []
     options_checked = False
     commits = 0
+    shots = False
     snapshots: dict[int, str] = {}
     while api.get(f"/api/matches/{match}").json()["state"] != "finished":
         seat = acting(seats, seq)
@@ -143,12 +144,13 @@ def test_two_people_play_chinese_squared_to_the_end_and_learn_meanings(pages, ap
             wait_seq(watcher, seq)
             assert watcher.locator(".h-own").count() == 0
             snapshots[seq] = visible_text_and_attrs(watcher)
-        if commits == 6:
+        if commits >= 6 and not shots:
+            shots = True
             desktop_and_phone(page, "hieroglyphs-seat")
             wait_seq(watcher, seq)
             desktop_and_phone(watcher, "hieroglyphs-spectator")
         assert seq < 200, "the match does not end"
-    assert True in verdicts and False in verdicts and options_checked and snapshots
+    assert True in verdicts and False in verdicts and options_checked and snapshots and shots
     hidden = secrets_along(api, match, list(snapshots))
     for at, markup in snapshots.items():
         assert leaked(markup, hidden[at]) == [], f"the spectator's page at seq {at} shows a secret"
