@@ -91,6 +91,11 @@ function yurt(cx, cy, fill, label) {
     svg("path", { d: `M${cx - 11},${cy + 7} L${cx - 11},${cy - 1} Q${cx},${cy - 14} ${cx + 11},${cy - 1} L${cx + 11},${cy + 7} Z`, fill, stroke: "#111", "stroke-width": 1.5 }));
 }
 
+function ownerFill(owners) {
+  if (owners.length > 1) return `url(#k-own-${owners.join("-")})`;
+  return owners.length ? seatColour(owners[0]) : "#f6ead0";
+}
+
 /** A tile's outline: one path along the edges between its cells and the rest of the board. */
 function outline(cells) {
   const inside = new Set(cells.map(key));
@@ -153,10 +158,19 @@ function mapSvg(ctx) {
     const marks = (tp.owners ?? []).map((s, j) => yurt(PAD + fc * CELL + 12 + j * 15, PAD + fr * CELL + 16, seatColour(s), `yurt of ${seatLabel(s, ctx.names)}`));
     return svg("g", { class: `k-tile${bridge ? " k-bridge" : ""}`, "data-key": `tile:${i}`, "aria-hidden": "true" },
       svg("title", {}, `${bridge ? "bridge" : "tile"} ${tp.tile} (${REF.tiles[tp.tile]?.value ?? "?"} points) of ${(tp.owners ?? []).map((s) => seatLabel(s, ctx.names)).join(" and ")}`),
-      tp.cells.map(([r, c]) => svg("rect", { x: PAD + c * CELL + 1, y: PAD + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "k-tile-cell" })),
+      tp.cells.map(([r, c]) => svg("rect", { x: PAD + c * CELL + 1, y: PAD + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "k-tile-cell", fill: ownerFill(tp.owners ?? []) })),
       svg("path", { d: outline(tp.cells), class: "k-tile-edge" }),
       marks);
   });
+
+  // a tile shared by several players is striped in their colours
+  const shared = [...new Set((view.tiles_placed ?? []).filter((tp) => (tp.owners ?? []).length > 1).map((tp) => tp.owners.join("-")))];
+  const defs = svg("defs", {}, shared.map((k) => {
+    const owners = k.split("-").map(Number);
+    const band = 8;
+    return svg("pattern", { id: `k-own-${k}`, width: band * owners.length, height: band * owners.length, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+      owners.map((s, j) => svg("rect", { x: j * band, y: 0, width: band, height: band * owners.length, fill: seatColour(s) })));
+  }));
 
   const consentLayer = consent ? svg("path", { d: outline(consent.cells), class: "k-consent", "aria-hidden": "true" }) : null;
   const previewLayer = preview.length ? svg("path", { d: outline(preview), class: "k-preview-edge", "aria-hidden": "true" }) : null;
@@ -172,8 +186,8 @@ function mapSvg(ctx) {
       svg("text", { x: PAD + c * CELL + CELL / 2, y: PAD + r * CELL + CELL / 2 + 5, class: "k-ruler-text", "aria-hidden": "true" }, rulerInitials(id)));
   });
 
-  return svg("svg", { class: "board k-map", viewBox: `0 0 ${w} ${hgt}`, role: "img", "aria-label": "the map of Khan" },
-    svg("rect", { x: 0, y: 0, width: w, height: hgt, fill: "#f3efe6" }),
+  return svg("svg", { class: "board k-map", viewBox: `0 0 ${w} ${hgt}`, role: "group", "aria-label": "the map of Khan" },
+    defs, svg("rect", { x: 0, y: 0, width: w, height: hgt, fill: "#f3efe6" }),
     cells, tiles, consentLayer, previewLayer, rulers);
 }
 
