@@ -10,9 +10,13 @@ a meaning question right or wrong on purpose) and keep it short.
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 import time
 from collections.abc import Callable
 
+from tests.support.server import ROOT
 from tests.web.conftest import DESKTOP, PHONE, TIMEOUT_MS, no_horizontal_scroll, shot
 
 # What a page offers right now: the picked tokens, the tokens that may come next (drawn on the
@@ -91,3 +95,59 @@ def desktop_and_phone(page, name: str) -> None:
     assert no_horizontal_scroll(page), f"{name}: the page scrolls sideways on a phone"
     shot(page, f"{name}-phone")
     page.set_viewport_size(DESKTOP)
+
+
+# -- paths, without a browser -------------------------------------------------------------------
+
+NODE_PATHS = """
+const [board, file] = process.argv.slice(1);
+const { readFileSync } = await import('node:fs');
+const mod = (await import(board)).default;
+const cases = JSON.parse(readFileSync(file, 'utf8'));
+mod.setReference(cases.reference);
+const out = cases.states.map(({ view, moves }) => moves.map((m) => mod.path(m, { view, picked: [], next: new Set() })));
+console.log(JSON.stringify(out));
+"""
+
+
+def board_paths(game: str, reference: dict, states: list[tuple[dict, list[dict]]], tmp) -> list[list[list[str]]]:
+    """The board module's path for every legal move of every (seat's view, legal moves) state,
+    computed by the module itself in Node (the same ES module the page loads)."""
+    cases = tmp / f"{game}-paths.json"
+    cases.write_text(json.dumps({"reference": reference, "states": [{"view": v, "moves": m} for v, m in states]}))
+    board = (ROOT / "clients" / "web" / "boards" / f"{game}.js").as_uri()
+    run = subprocess.run([shutil.which("node") or "/usr/bin/node", "--experimental-detect-module", "--no-warnings",
+                          "--input-type=module", "-e", NODE_PATHS, board, str(cases)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout)
+
+
+def sample_states(game, players: int, seed: str, every: int = 1, limit: int = 200) -> list[tuple[dict, list[dict]]]:
+    """(view, legal moves) of each seat to act, every `every` commits of a random match."""
+    from service.games.playout import playout
+
+    out = []
+    for step in playout(game, players, seed):
+        status = game.status(step.after)
+        if status["finished"] or len(out) >= limit:
+            break
+        if step.seq % every == 0:
+            out += [(game.view(step.after, seat), game.legal_moves(step.after, seat)) for seat in status["to_act"]]
+    return out
+
+
+def assert_one_path_each(states: list[tuple[dict, list[dict]]], paths: list[list[list[str]]]) -> int:
+    """Every legal move has a path of non-empty tokens of the board's own (never the generic
+    JSON fallback) and no two legal moves share one, so each can be pointed at. Returns the number
+    of moves checked."""
+    checked = 0
+    for (_, moves), ps in zip(states, paths, strict=True):
+        seen: dict[tuple[str, ...], dict] = {}
+        for move, path in zip(moves, ps, strict=True):
+            assert path and all(isinstance(t, str) and t and not t.startswith("move:") for t in path), (move, path)
+            key = tuple(path)
+            assert key not in seen, f"{move} and {seen[key]} share the path {path}"
+            seen[key] = move
+            checked += 1
+    return checked

@@ -16,7 +16,18 @@ import random
 import re
 from pathlib import Path
 
-from tests.web.clicking import acting, desktop_and_phone, offer, pick, play_one_move, tab_reaches_a_pickable
+from service.games import get_game
+from tests.web.clicking import (
+    acting,
+    assert_one_path_each,
+    board_paths,
+    desktop_and_phone,
+    offer,
+    pick,
+    play_one_move,
+    sample_states,
+    tab_reaches_a_pickable,
+)
 from tests.web.conftest import (
     PHONE,
     Played,
@@ -216,3 +227,14 @@ def test_the_characters_are_drawn_with_the_font_the_server_ships(pages, api):
     assert all(abs(w - 100) < 0.5 for w in widths), widths
     assert offer(page) is None  # a spectator gets no picker
     assert pages.errors == []
+
+
+def test_every_legal_move_has_a_path_of_its_own(tmp_path):
+    """Along random matches, the board maps each legal move of the seat to act to its own
+    sequence of things to point at (the module itself, run in Node)."""
+    game = get_game("hieroglyphs")
+    states = [*sample_states(game, 3, "paths-a", every=1, limit=400),
+              *sample_states(game, 2, "paths-b", every=1, limit=400)]
+    paths = board_paths("hieroglyphs", game.reference({}, 3), states, tmp_path)
+    kinds = {m["type"] for _, moves in states for m in moves}
+    assert assert_one_path_each(states, paths) > 1000 and len(kinds) >= 8, kinds

@@ -13,7 +13,17 @@ import json
 import random
 from pathlib import Path
 
-from tests.web.clicking import acting, desktop_and_phone, offer, play_one_move, tab_reaches_a_pickable
+from service.games import get_game
+from tests.web.clicking import (
+    acting,
+    assert_one_path_each,
+    board_paths,
+    desktop_and_phone,
+    offer,
+    play_one_move,
+    sample_states,
+    tab_reaches_a_pickable,
+)
 from tests.web.conftest import (
     DESKTOP,
     Played,
@@ -181,3 +191,14 @@ def test_two_people_play_khan_to_the_end_on_the_map_while_a_third_watches(pages,
     assert drawn == on_board
     assert [e.get_attribute("data-card") for e in ada.locator(".k-hand [data-card]").all()] == [c["id"] for c in at["hand"]]
     assert pages.errors == []
+
+
+def test_every_legal_move_has_a_path_of_its_own(tmp_path):
+    """Along random matches, the board maps each legal move of the seat to act to its own
+    sequence of things to point at (the module itself, run in Node)."""
+    game = get_game("khan")
+    states = [*sample_states(game, 2, "paths-a", every=4, limit=40),
+              *sample_states(game, 2, "paths-b", every=4, limit=40)]
+    paths = board_paths("khan", game.reference({}, 2), states, tmp_path)
+    kinds = {m["type"] for _, moves in states for m in moves}
+    assert assert_one_path_each(states, paths) > 1000 and len(kinds) >= 5, kinds
