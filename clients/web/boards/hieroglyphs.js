@@ -83,6 +83,14 @@ function boardGrid(ctx) {
   const next = ctx.next ?? new Set();
   const slots = view.slots ?? {};
   const stop = view.turn?.stop;
+  const blockStart = new Set();
+  const seenBlocks = new Set();
+  for (const cell of CELLS) {
+    if (cell.block && !seenBlocks.has(cell.block)) {
+      seenBlocks.add(cell.block);
+      blockStart.add(cell.id);
+    }
+  }
   return h("div.h-board", { role: "group", "aria-label": "the board" }, CELLS.map((cell) => {
     const [x, y] = cell.xy;
     const token = cellToken(cell, next);
@@ -107,7 +115,8 @@ function boardGrid(ctx) {
     return h(`div.h-cell.h-${cell.kind}${cell.id === stop ? ".h-stop" : ""}`, {
       style: `grid-column: ${x + 1}; grid-row: ${y + 1}`, "data-pick": token, "data-key": `cell:${cell.id}`,
       "data-cell": cell.id, "data-card": card ?? null, "aria-label": label, title: label,
-    }, body, here.length ? h("span.h-figs", {}, here) : null);
+    }, blockStart.has(cell.id) ? h("span.h-blk", { "aria-hidden": "true" }, cell.block) : null,
+    body, here.length ? h("span.h-figs", {}, here) : null);
   }));
 }
 
