@@ -291,8 +291,8 @@ function renderLog(entries, names) {
 }
 
 /** The sentences the server says about a commit (narration), when it sends them. */
-function saidOf(doc) {
-  const said = doc?.said;
+function saidOf(game) {
+  const said = game?.said ?? game?.doc?.said;
   return Array.isArray(said) ? said.filter((s) => typeof s === "string") : [];
 }
 
@@ -389,12 +389,21 @@ async function matchScreen(matchId, params) {
     });
     game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId);
     connState = "connected";
+    lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: [], deadline: game.deadline };
     game.onChange(onChange);
     await loadPastLog();
   }
 
-  /** A finished match's log is public: its commands in words (a live one starts from now). */
+  /** What happened before this page came: the server's story (its sentences per commit), else,
+   * for a finished match, its public log's commands in words. */
   async function loadPastLog() {
+    const story = await client.replay(matchId, { seq: game.seq }).catch(() => null);
+    if (Array.isArray(story?.log) && story.log.some((e) => e.said?.length)) {
+      log.length = 0;
+      for (const e of story.log) for (const text of e.said ?? []) log.push({ seq: e.seq, seat: null, text });
+      lastSeen.said = Array.isArray(story.said) ? story.said : [];
+      return;
+    }
     if (!game.over) return;
     const full = await client.log(matchId).catch(() => null);
     log.length = 0;
@@ -419,11 +428,11 @@ async function matchScreen(matchId, params) {
   /** After a commit: its sentences (the server's, else who moved) go to the log. */
   function noteCommit() {
     if (lastSeen.seq === null) {
-      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: saidOf(game.doc), deadline: game.deadline };
+      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: saidOf(game), deadline: game.deadline };
       return;
     }
     if (game.seq === lastSeen.seq) return;
-    const said = saidOf(game.doc);
+    const said = saidOf(game);
     if (said.length) {
       said.forEach((s) => log.push({ seq: game.seq, seat: null, text: s }));
     } else if (!log.some((e) => e.seq === game.seq)) {
@@ -461,9 +470,11 @@ async function matchScreen(matchId, params) {
     legal.loading = true;
     const seq = game.seq;
     try {
-      const got = conn.legalMovesLabelled ? await conn.legalMovesLabelled(matchId) : { moves: await conn.legalMoves(matchId), labels: [] };
+      const moves = await conn.legalMoves(matchId);
+      // the server's label per move (SPEC 3.14), when it is more than the command's type
+      const labels = (moves.labels ?? []).map((l, i) => (l && l !== moves[i]?.type ? l : ""));
       legal = { seq, loading: false };
-      if (seq === game.seq) picker.setMoves(got.moves ?? [], got.labels ?? []);
+      if (seq === game.seq) picker.setMoves([...moves], labels);
     } catch (err) {
       legal.loading = false;
       if (!(err instanceof ConnectionLost)) toast(`Cannot get the legal moves: ${explain(err)}`, "error");
@@ -722,7 +733,10 @@ async function replayScreen(matchId, params) {
     } catch { /* a system commit has no path */ }
     boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
     fill(endBox, seq === last ? renderEnd(frame.status, words, ns, seat) : null);
-    if (log) {
+    if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
+      const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
+      fill(logBox, renderLog(entries.slice(-40), ns));
+    } else if (log) {
       const entries = [];
       for (let i = 1; i <= seq; i++) for (const s of said(i)) entries.push({ seq: i, seat: null, text: s, kind: i === seq ? "current" : null });
       fill(logBox, renderLog(entries.slice(-40), ns));

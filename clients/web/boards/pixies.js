@@ -28,9 +28,9 @@ export function pixiesCard(id, attrs = {}) {
     h("span.n", {}, String(c.number)), h("span.id", {}, id), h("span.marks", {}, marks));
 }
 
-function cell(c, index, mine) {
+function cell(c, index, mine, seat) {
   const no = index + 1;
-  const attrs = { "data-cell": no };
+  const attrs = { "data-cell": no, "data-key": `cell:${seat}:${no}` };
   if (c.card && c.face_down) return h("div.cell.validated", attrs, pixiesCard(c.card, { class: "pair" }));
   if (c.card) return h("div.cell.up", attrs, pixiesCard(c.card));
   if (c.face_down) return h("div.cell.down", attrs, h("div.card.back", { title: "a face-down card" }, "PIXIES"));
@@ -79,7 +79,7 @@ export default {
           s === seat ? h("span.badge.you", {}, youLabel) : null,
           view.to_act === s ? h("span.badge.turn", {}, "to pick") : null,
           h("span.grow"), h("span.muted", {}, "total ", h("strong.total", {}, String(totals[s] ?? 0)))),
-        h("div.grid3", {}, area.map((c, i) => cell(c, i, s === seat && ctx.mode === "play"))))));
+        h("div.grid3", {}, area.map((c, i) => cell(c, i, s === seat && ctx.mode === "play", s))))));
     const rounds = view.round_scores ?? [];
     const keys = ["validated", "spirals", "crosses", "zone", "multiplier", "total"];
     const scores = rounds.length === 0 ? null : h("div.panel", {}, h("h3", {}, "Round scores"),
