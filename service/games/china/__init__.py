@@ -31,5 +31,6 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_order", "reshuffle_order"}),
     reference=lambda options, players: {"map": data.MAP},
 )

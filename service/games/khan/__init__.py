@@ -45,5 +45,6 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_order"}),
     reference=reference,
 )

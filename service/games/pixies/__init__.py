@@ -34,5 +34,6 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_orders"}),
     reference=lambda options, players: _REFERENCE,
 )
