@@ -238,3 +238,119 @@ def test_every_legal_move_has_a_path_of_its_own(tmp_path):
     paths = board_paths("hieroglyphs", game.reference({}, 3), states, tmp_path)
     kinds = {m["type"] for _, moves in states for m in moves}
     assert assert_one_path_each(states, paths) > 1000 and len(kinds) >= 8, kinds
+
+
+STEPS = {c["char"]: c["steps"] for c in CONTENT["characters"]}
+ANSWER = {t["id"]: "".join(t["answer"]) for t in CONTENT["tasks"]}
+BOARD = json.loads((Path(__file__).resolve().parents[2] / "service" / "games" / "hieroglyphs" / "data"
+                    / "board.json").read_text(encoding="utf-8"))
+
+
+def distances(to: str) -> dict[str, int]:
+    """Steps from every cell to `to` along the board's adjacency (board.json)."""
+    adj = {c["id"]: c["adj"] for c in BOARD["cells"]}
+    dist, frontier = {to: 0}, [to]
+    while frontier:
+        nxt = []
+        for cell in frontier:
+            for n in adj[cell]:
+                if n not in dist:
+                    dist[n] = dist[cell] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+class Pilgrim:
+    """Heads for the Emperor: a card whose steps land on a teleport (or reach the Emperor), each
+    step the one nearest the Emperor; there it attaches one card, goes one step out, comes back
+    and declares."""
+
+    TO_EMP = distances("EMP")
+    TELEPORTS = {c["id"] for c in BOARD["cells"] if c["kind"] == "teleport"}
+
+    def __init__(self) -> None:
+        self.at = ""
+        self.attached = 0
+
+    def steps_to_teleport(self) -> int:
+        return min(d for tp, d in ((tp, distances(tp)[self.at]) for tp in self.TELEPORTS) if d > 0)
+
+    def __call__(self, seat: int, now: dict, picked: list[str]) -> str:
+        nxt = now["next"]
+        plays = [t for t in nxt if t.startswith("play:")]
+        if plays and not picked:
+            steps = {t: STEPS[t.split(":")[1].split("#")[0]] for t in plays}
+            if self.at == "EMP":
+                return min(plays, key=lambda t: steps[t])  # one step out, to come back next turn
+            if self.at in self.TELEPORTS or self.at[0] in "NESW":
+                return max(plays, key=lambda t: steps[t])
+            exact = [t for t in plays if steps[t] == self.steps_to_teleport()]
+            return exact[0] if exact else max(plays, key=lambda t: steps[t])
+        if now["confirm"] and not any(t.startswith("order:") for t in nxt):
+            return "confirm"
+        cells = [t for t in nxt if t.startswith("cell:")]
+        if cells:
+            return min(cells, key=lambda t: self.TO_EMP[t.split(":")[1]])
+        if "teleport:stay" in nxt:
+            return "teleport:stay"
+        if "declare" in nxt and self.attached:
+            return "declare"
+        orders = [t for t in nxt if t.startswith("order:")]
+        if orders:
+            return orders[0]
+        attach = [t for t in nxt if t.startswith("attach:")]
+        if attach and not self.attached:
+            return attach[0]
+        if "end_turn" in nxt:
+            return "end_turn"
+        return sorted(nxt)[0]
+
+
+def test_a_task_is_declared_at_the_emperor_by_pointing(pages, api):
+    """Ada walks to the Emperor, attaches a card to her task, steps out and back, and declares:
+    one card for a four-character answer is wrong, so the answer is shown to everyone and she
+    gets the next task (spec 5.7)."""
+    options = {"first_player": 0, "meaning_check": "off", "deck_order": canonical_deck(), "task_selection": "random"}
+    mid = api.post("/api/matches", json={"game": "hieroglyphs", "players": 2, "options": options}).json()["match"]
+    tokens = [api.post(f"/api/matches/{mid}/seats", json={"name": n}).json()["token"] for n in ("Ada", "Bob")]
+    seats = {}
+    for seat, token in enumerate(tokens):
+        page = pages.new(f"seat{seat}")
+        page.goto(pages.base + "/web/")
+        page.evaluate("([m, s, t]) => localStorage.setItem('teahouse.seats', JSON.stringify({[m]: {[s]: t}}))", [mid, seat, token])
+        page.goto(f"{pages.base}/web/#/match/{mid}?seat={seat}")
+        seats[seat] = page
+    watcher = pages.new("watcher")
+    watcher.goto(f"{pages.base}/web/#/match/{mid}")
+    ada = seats[0]
+    pilgrim, other = Pilgrim(), Learner(3)
+    seq = 1
+    for _ in range(120):
+        seat = acting(seats, seq)
+        page = seats[seat]
+        if seat == 0:
+            here = ada.locator(".h-board .h-cell:has(.h-fig[aria-label^='figure of Ada'])")
+            pilgrim.at = here.get_attribute("data-cell") if here.count() else ""
+            pilgrim.attached = ada.locator(".h-player[data-seat='0'] .h-attached [data-card]").count()
+            held = ada.locator(".h-player[data-seat='0'] .h-task[data-task]")
+            task = held.get_attribute("data-task") if held.count() else None
+            picked = play_one_move(page, 0, pilgrim)
+        else:
+            picked = play_one_move(page, 1, other)
+        seq += 1
+        wait_seq(page, seq)
+        if picked and picked[0] == "declare":
+            break
+    else:
+        raise AssertionError("Ada never declared at the Emperor")
+    for looker in (ada, watcher):
+        wait_seq(looker, seq)
+        said = looker.locator(".h-turn").inner_text()
+        assert f"declared {task}: wrong" in said and ANSWER[task] in said
+        verdict = looker.locator(f".h-declared[data-task='{task}']")
+        assert verdict.get_attribute("data-correct") == "false"
+        assert "Wrong" in verdict.inner_text() and f"The answer is {ANSWER[task]}" in verdict.inner_text()
+        assert looker.locator(f".h-player[data-seat='0'] .h-task[data-task='{task}']").count() == 0  # the next task
+    shot(ada, "hieroglyphs-declared-desktop")
+    assert pages.errors == []

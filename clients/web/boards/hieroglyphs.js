@@ -174,6 +174,20 @@ function meaningPanel(ctx) {
       h("p.muted", {}, "Options were: ", verdict.options.map((o, i) => (i === verdict.correct_index ? `${o} ✓` : o)).join(" · "))));
 }
 
+/** This turn's declarations at the Emperor: right or wrong, and the answer with its reading. */
+function declarationPanel(ctx) {
+  const { view, names, seat } = ctx;
+  const decls = view.turn?.declarations ?? [];
+  if (!decls.length) return null;
+  const by = view.active === seat && ctx.mode === "play" ? "You" : seatLabel(view.active, names);
+  return decls.map((d) => h(`div.panel.h-verdict.h-declared.${d.correct ? "right" : "wrong"}`, { role: "status", "data-task": d.task?.id, "data-correct": String(!!d.correct) },
+    d.task?.answer ? hz(d.task.answer, ".h-big") : null,
+    h("div", {},
+      h("p", {}, h("strong.h-mark-verdict", {}, d.correct ? "✓ Right" : "✗ Wrong"), ` — ${by} declared `,
+        hz(d.order.map(charOf).join(""), ".h-mid"), ` for ${d.task?.id}: “${d.task?.question ?? ""}”.`),
+      d.task?.answer ? h("p", {}, "The answer is ", hz(d.task.answer, ".h-mid"), d.task.pinyin ? ` (${d.task.pinyin})` : "", ".") : null)));
+}
+
 function turnPanel(ctx) {
   const { view, names } = ctx;
   const t = view.turn ?? {};
@@ -364,6 +378,7 @@ export default {
     root.replaceChildren(h("div.hieroglyphs", {},
       resultPanel(ctx),
       meaningPanel(ctx),
+      declarationPanel(ctx),
       h("div.panel", {}, turnPanel(ctx)),
       taskOffer(ctx),
       privatePanel(ctx),
