@@ -40,8 +40,7 @@ def offer(page) -> dict | None:
 def pick(page, token: str) -> None:
     """Point at the thing carrying `token`: on the board if it is drawn there, else its button."""
     target = page.locator(f'#board-root .pickable[data-pick="{token}"], #choices [data-pick="{token}"]').first
-    target.scroll_into_view_if_needed()
-    target.click()
+    target.click()  # scrolls it into view; a redraw in between (presence, a late patch) is retried
 
 
 Policy = Callable[[int, dict, list[str]], str]
