@@ -293,7 +293,7 @@ function turnInfo(ctx) {
     h("span", {}, "rulers gone ", h("strong", {}, `${(view.removed_rulers ?? []).length}/5`)),
     h("span", {}, "deck ", h("strong", {}, String(view.draw_pile_size ?? 0))),
     h("span", {}, "neutral supply ", h("strong", {}, String(view.general_supply ?? 0))),
-    view.discard_top ? h("span", {}, "last card turned: ", h("strong", {}, cardText(view.discard_top))) : null,
+    view.discard_top ? h("span", {}, "top of the discard pile: ", h("strong", {}, cardText(view.discard_top))) : null,
     view.end_phase ? h("span.badge.live", {}, "end phase") : null,
     view.pending_consent ? h("span.badge.live", {}, `${seatLabel(view.pending_consent.ask?.[0] ?? view.pending_consent.seat, names)} is asked to agree to a conquest (dashed)`) : null);
 }
