@@ -320,6 +320,8 @@ export default {
       case "detach": return [`detach:${cmd.card}`];
       case "declare": return ["declare", ...cmd.order.map((c) => `order:${c}`)];
       case "end_turn": return ["end_turn", ...handOrder(cmd.return ?? []).map((c) => `return:${c}`)];
+      case "start": return ["start"];
+      case "timeout": return ["timeout"];
       default: return [`move:${JSON.stringify(cmd)}`];
     }
   },
@@ -364,6 +366,8 @@ export default {
       case "order": return `then ${charOf(v)}`;
       case "end_turn": return "end your turn";
       case "return": return `put ${charOf(v)} back under the deck`;
+      case "start": return "the match starts: cards shuffled and dealt";
+      case "timeout": return "time ran out for the meaning: no answer, no coin";
       default: return token;
     }
   },

@@ -341,6 +341,8 @@ const khanBoard = {
         return [cmd.agree ? "consent:yes" : "consent:no"];
       case "pass":
         return ["pass"];
+      case "start":
+        return ["start"];
       default:
         return [`move:${JSON.stringify(cmd)}`];
     }
@@ -378,6 +380,8 @@ const khanBoard = {
         return `protect the ${regionName(v)}`;
       case "consent":
         return v === "yes" ? "agree to the conquest" : "refuse the conquest";
+      case "start":
+        return "the match starts: cards dealt, the first ruler flees";
       case "pass":
         return phase === "special" ? "play no special card" : phase === "end_phase" ? "pass: no more conquests this turn" : "pass: end your actions";
       default:
