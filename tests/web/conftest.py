@@ -45,8 +45,10 @@ def web_server(tmp_path_factory):
         yield proc
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # per module: Playwright's sync API keeps an event loop running while it is open, which
+    # asyncio tests collected after these would trip over
     if not CHROMIUM.exists():
         pytest.fail("Debian's chromium is missing: run ./deploy/bootstrap.sh --with-redis")
     with sync_api.sync_playwright() as p:
