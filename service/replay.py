@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games import get_game
+from service.narration import names_of, story
 from service.store import Commit, MatchRecord
 
 
@@ -28,4 +29,7 @@ def at(record: MatchRecord, commits: list[Commit], seq: int, seat: int | None) -
     if record.finished and 0 < seq <= len(commits):
         c = commits[seq - 1]
         out["commit"] = {"seat": c.seat, "command": c.command, "ts": c.ts}
+    # Sentences are public (the same for every audience), so a live match shows them too.
+    out["log"] = story(game, [c for c in commits if c.seq <= seq], names_of(record.seats, record.players))
+    out["said"] = out["log"][-1]["said"] if out["log"] and out["log"][-1]["seq"] == seq else []
     return out

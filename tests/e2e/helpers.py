@@ -66,12 +66,18 @@ def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: in
         if not isinstance(seq, int) or seq >= len(states):
             continue
         state = states[seq]
+        said = msg.get("said") or [] if msg.get("type") == "patch" else []
         for other in [*range(players), None]:
             for secret in g.secrets(state, other):
                 token = msgpack.packb(secret)
                 if other is None or other != audience:
                     checked += 1
                     assert token not in raw, f"{secret!r} (of {other}) leaked to {audience} at seq {seq}"
+                # The sentences go to every audience alike: they hold nobody's secret, not
+                # even inside a longer sentence.
+                if said:
+                    checked += 1
+                    assert not any(secret in s for s in said), f"{secret!r} (of {other}) told at seq {seq}: {said}"
     return checked
 
 
