@@ -4,11 +4,11 @@ Rules: ../shared/rules/china.md; player docs: docs/games/china.md. The board (bo
 data in data/map.json, partly reconstructed.
 """
 
-from service.games.china import data
+from service.games.china import data, narrate
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
-from service.games.interface import Game
+from service.games.interface import Game, Narrator
 
 GAME = Game(
     id="china",
@@ -24,4 +24,5 @@ GAME = Game(
     status=status,
     secrets=secrets,
     reference=lambda options, players: {"map": data.MAP},
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )
