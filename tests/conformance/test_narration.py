@@ -48,4 +48,5 @@ def test_labels_and_sentences_along_random_matches(game_id, seed):
             assert len(labels) == len(moves) and all(label.strip() for label in labels)
             twins = {label for label in labels if labels.count(label) > 1}
             assert not twins, f"{game_id}: labels that do not tell moves apart: {sorted(twins)[:3]}"
-    assert any(s.startswith("Game over") for s in last), last
+    if game.narrator is not None:  # generic words know no game's end
+        assert any(s.startswith("Game over") for s in last), last
