@@ -6,13 +6,13 @@ morning, scoring; events holds evolve, rules holds decide, moves legal_moves, vi
 Every reconstructed content list is a data file under data/.
 """
 
-from service.games.gugong import data
+from service.games.gugong import data, narrate
 from service.games.gugong.events import evolve
 from service.games.gugong.moves import legal_moves
 from service.games.gugong.rules import decide, status
 from service.games.gugong.setup import MAX_PLAYERS, MIN_PLAYERS, initial
 from service.games.gugong.view import secrets, view
-from service.games.interface import Game
+from service.games.interface import Game, Narrator
 
 GAME = Game(
     id="gugong",
@@ -31,4 +31,5 @@ GAME = Game(
     # face-down stacks is secret, and that is not here.
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,
                                         "decrees": data._decrees, "map": data._map},
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )
