@@ -86,7 +86,8 @@ def describe_move(command: Command, view: View, seat: int, names: list[str]) -> 
     if kind == "consent":
         return "Agree to the conquest of your protected yurts" if command.get("agree") else "Refuse the conquest"
     if kind == "pass":
-        return "Pass" if (view.get("phase") or "") != "special" else "Play no special card"
+        phase = (view.get("status") or {}).get("phase")
+        return "Play no special card" if phase == "special" else "Pass"
     return str(kind)
 
 

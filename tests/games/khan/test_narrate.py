@@ -86,7 +86,7 @@ def test_cells_and_cards():
 
 
 def test_move_labels():
-    view = {"board": "standard", "phase": "actions"}
+    view = {"board": "standard", "status": {"phase": "actions"}}
     assert describe_move({"type": "invade", "card": "ruler_8-F", "cell": [8, 2]}, view, 0, NAMES) \
         == "Invade with Ruler 8 NE (tropical forest) at C9 (tundra)"
     assert describe_move({"type": "invade_of_choice", "cell": [0, 0], "discard": ["russian-KHAN"]}, view, 0, NAMES) \
@@ -100,4 +100,4 @@ def test_move_labels():
         == "Play Divine Support for the mountains"
     assert describe_move({"type": "consent", "agree": False}, view, 0, NAMES) == "Refuse the conquest"
     assert describe_move({"type": "pass"}, view, 0, NAMES) == "Pass"
-    assert describe_move({"type": "pass"}, {**view, "phase": "special"}, 0, NAMES) == "Play no special card"
+    assert describe_move({"type": "pass"}, {**view, "status": {"phase": "special"}}, 0, NAMES) == "Play no special card"
