@@ -167,7 +167,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None) ->
             raise LobbyError("match_live", "the raw log is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
         commits = await lobby().store.read(match_id)
-        said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players))
+        final = replay.state_at(rec, commits, len(commits))
+        said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**_summary(rec, len(commits)),
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.games import Game
+from service.games.words import game_over
 
 log = logging.getLogger("teahouse.narration")
 
@@ -55,9 +56,10 @@ def _name(names: list[str], seat: int) -> str:
 
 
 def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], events: list[dict[str, Any]],
-                     move_id: str | None, names: list[str]) -> list[str]:
+                     move_id: str | None, names: list[str], after: dict[str, Any] | None = None) -> list[str]:
     """The sentences of one commit, for every audience. A move the turn clock played says so
-    first: whose time ran out, then what was played for them."""
+    first: whose time ran out, then what was played for them. `after`, the state the commit
+    led to, lets the end of the match be told when the game's events do not tell it."""
     said: list[str] = []
     if game.narrator is not None:
         try:
@@ -71,7 +73,23 @@ def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], even
         who = _name(names, seat)
         first = said[0] if said else f"{who} plays {_words(command.get('type', 'a move'))}."
         said = [f"Time ran out for {who}; played for them: {first}", *said[1:]]
+    if after is not None and not any(s.startswith(GAME_OVER) for s in said):
+        status = game.status(after)
+        if status["finished"]:
+            said.append(_end(game, after, dict(status["result"] or {}), names))
     return said
+
+
+GAME_OVER = "Game over"
+
+
+def _end(game: Game, state: dict[str, Any], result: dict[str, Any], names: list[str]) -> str:
+    if game.narrator is not None and game.narrator.describe_end is not None:
+        try:
+            return game.narrator.describe_end(game.view(state, None), names)
+        except Exception:
+            log.exception("%s: narrating the end failed", game.id)
+    return game_over(names, result)
 
 
 def move_labels(game: Game, view: dict[str, Any], seat: int, moves: list[dict[str, Any]],
@@ -89,9 +107,12 @@ def move_labels(game: Game, view: dict[str, Any], seat: int, moves: list[dict[st
     return labels
 
 
-def story(game: Game, commits: Sequence[Any], names: list[str]) -> list[dict[str, Any]]:
+def story(game: Game, commits: Sequence[Any], names: list[str], final: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The sentences of each commit of a log (service.store.Commit), in order: what the log
-    and replay routes serve, so that anyone can read a match's story from its start."""
+    and replay routes serve, so that anyone can read a match's story from its start. `final`
+    is the state after the last of them (only the last commit can end a match)."""
+    last = commits[-1].seq if commits else None
     return [{"seq": c.seq, "seat": c.seat,
-             "said": commit_sentences(game, c.seat, c.command, c.events, c.move_id, names)}
+             "said": commit_sentences(game, c.seat, c.command, c.events, c.move_id, names,
+                                      final if c.seq == last else None)}
             for c in commits]

@@ -30,6 +30,6 @@ def at(record: MatchRecord, commits: list[Commit], seq: int, seat: int | None) -
         c = commits[seq - 1]
         out["commit"] = {"seat": c.seat, "command": c.command, "ts": c.ts}
     # Sentences are public (the same for every audience), so a live match shows them too.
-    out["log"] = story(game, [c for c in commits if c.seq <= seq], names_of(record.seats, record.players))
+    out["log"] = story(game, [c for c in commits if c.seq <= seq], names_of(record.seats, record.players), state)
     out["said"] = out["log"][-1]["said"] if out["log"] and out["log"][-1]["seq"] == seq else []
     return out

@@ -137,7 +137,7 @@ class MatchRuntime:
         if c.seq == 1:
             await self._refresh_names()
         self._fold_commit(c)
-        said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names)
+        said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, self.state)
         self._broadcast(self.projection.advance(self.state, self.seq, said))
         status = self.game.status(self.state)
         if status["finished"] and not self.record.finished:

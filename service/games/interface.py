@@ -50,11 +50,14 @@ class Narrator:
     that seat's own view. `describe_commit(seat, command, events, names)` tells what a commit
     did, for everyone: the same sentences go to every audience, so they may say only what a
     spectator's view shows (never a card drawn into a hand, a deck order, a face-down card).
-    `names` holds every seat's display name, by seat.
+    `names` holds every seat's display name, by seat. `describe_end(view, names)`, for a game
+    whose events do not tell the end, says how the match ended from the spectators' view after
+    the commit that ended it (None: the server's generic words, from the result).
     """
 
     describe_move: Callable[[Command, View, int, list[str]], str]
     describe_commit: Callable[[int | None, Command, list[Event], list[str]], list[str]]
+    describe_end: Callable[[View, list[str]], str] | None = None
 
 
 @dataclass(frozen=True)

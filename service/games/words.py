@@ -5,7 +5,7 @@ Pure string functions: a game's narrator may import this, as it imports interfac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -33,15 +33,21 @@ def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
-def scores_line(names: Sequence[str], scores: Sequence[int]) -> str:
+def term(table: dict[str, str], key: Any, default: str | None = None) -> str:
+    """A data id in words ('WALL' -> 'Great Wall'); an id the table lacks reads as itself."""
+    return table.get(str(key), str(key) if default is None else default)
+
+
+def scores_line(names: Sequence[str], scores: Sequence[Any]) -> str:
     """'Alice 12, Bob 9' (seat order)."""
     return ", ".join(f"{who(names, s)} {v}" for s, v in enumerate(scores))
 
 
-def game_over(names: Sequence[str], result: dict[str, Any], reason: str = "") -> str:
+def game_over(names: Sequence[str], result: dict[str, Any], reason: str = "", unit: str = "") -> str:
     """'Game over: Alice wins with 42 (Bob 30).' from a result map (scores, winners, ranking),
-    with the rules' reason for the end when there is one."""
-    scores = list(result.get("scores") or [])
+    with the rules' reason for the end when there is one; `unit` names what scores count
+    ('task': 'wins with 3 tasks')."""
+    scores = [plural(v, unit) if unit else v for v in result.get("scores") or []]
     winners = [w for w in result.get("winners") or [] if isinstance(w, int)]
     head = f"Game over ({reason})" if reason else "Game over"
     if not winners:
@@ -55,3 +61,10 @@ def game_over(names: Sequence[str], result: dict[str, Any], reason: str = "") ->
     ranking = [s for s in result.get("ranking") or [] if s not in winners and s < len(scores)]
     rest = f" ({', '.join(f'{who(names, s)} {scores[s]}' for s in ranking)})" if ranking else ""
     return f"{head}: {lead}{rest}."
+
+
+def told(events: Sequence[dict[str, Any]], sentence: Callable[[dict[str, Any], list[str]], str],
+         names: list[str]) -> list[str]:
+    """A commit's sentences: one per event that says something (`sentence` returns "" for
+    bookkeeping events nobody needs to read)."""
+    return [line for line in (sentence(e, names) for e in events) if line]

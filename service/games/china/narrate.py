@@ -11,7 +11,7 @@ from typing import Any
 
 from service.games.china.data import PROVINCE_NAME
 from service.games.interface import Command, Event, View
-from service.games.words import game_over, listing, plural, signed, who
+from service.games.words import game_over, listing, plural, signed, told, who
 
 
 def card_name(card: Any) -> str:
@@ -69,12 +69,7 @@ def _source(command: Command, view: View) -> str:
 
 
 def describe_commit(seat: int | None, command: Command, events: list[Event], names: list[str]) -> list[str]:
-    said: list[str] = []
-    for e in events:
-        line = _event(e, names)
-        if line:
-            said.append(line)
-    return said
+    return told(events, _event, names)
 
 
 def _event(e: Event, names: list[str]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from service.games.gugong import data
 from service.games.interface import Command, Event, View
-from service.games.words import game_over, listing, plural, who
+from service.games.words import game_over, listing, plural, term, told, who
 
 LOCATION = {"TRAVEL": "Travel", "WALL": "Great Wall", "JADE": "Jade", "INTRIGUE": "Intrigue",
             "PALACE": "Palace", "DECREE": "Decree", "CANAL": "Grand Canal"}
@@ -75,15 +75,15 @@ def describe_move(command: Command, view: View, seat: int, names: list[str]) -> 
     kind = command.get("type")
     turn = view.get("turn") or {}
     if kind == "exchange":
-        head = f"Give {card_name(command.get('card'))} to {LOCATION.get(command.get('location'), command.get('location'))}"
-        parts = [PAYMENT.get(command.get("payment"), str(command.get("payment")))]
+        head = f"Give {card_name(command.get('card'))} to {term(LOCATION, command.get('location'))}"
+        parts = [term(PAYMENT, command.get("payment"))]
         if command.get("discard") is not None:
             parts.append(f"discarding {card_name(command['discard'])}")
     elif kind == "card_action":
-        head = f"Card action: {ACTION.get(turn.get('card_action'), 'action')}"
+        head = f"Card action: {term(ACTION, turn.get('card_action'), 'action')}"
         parts = _params(command)
     elif kind == "location_action":
-        head = f"{LOCATION.get(turn.get('location'), 'Location')} action"
+        head = f"{term(LOCATION, turn.get('location'), 'Location')} action"
         parts = _params(command)
     elif kind == "end_turn":
         return "End your turn"
@@ -100,15 +100,15 @@ def describe_move(command: Command, view: View, seat: int, names: list[str]) -> 
         head = f"Intrigue benefit: step down {command.get('down')}"
         parts = _params(command)
     elif kind == "claim":
-        return f"Claim {REWARD.get(command.get('reward'), command.get('reward'))} with {_unit(command.get('unit'))}"
+        return f"Claim {term(REWARD, command.get('reward'))} with {_unit(command.get('unit'))}"
     elif kind == "morning_decree":
         return f"Use {decree_name(command.get('decree'))}"
     elif kind == "exchange_tokens":
         tokens = [token_name(t) for t in command.get("tokens") or []]
-        return f"Trade {listing(tokens)} for {REWARD.get(command.get('reward'), command.get('reward'))}"
+        return f"Trade {listing(tokens)} for {term(REWARD, command.get('reward'))}"
     elif kind == "decline":
         prompt = (view.get("prompt") or {}).get("kind")
-        return f"Decline {PROMPT.get(prompt, 'this')}"
+        return f"Decline {term(PROMPT, prompt, 'this')}"
     elif kind == "done":
         return "Done"
     else:
@@ -162,12 +162,7 @@ def _params(command: Command) -> list[str]:
 
 
 def describe_commit(seat: int | None, command: Command, events: list[Event], names: list[str]) -> list[str]:
-    said = []
-    for e in events:
-        line = _event(e, names)
-        if line:
-            said.append(line)
-    return said
+    return told(events, _event, names)
 
 
 def _event(e: Event, names: list[str]) -> str:  # noqa: PLR0911, PLR0912 - one case per event type

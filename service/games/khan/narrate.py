@@ -14,7 +14,7 @@ from typing import Any
 
 from service.games.interface import Command, Event, View
 from service.games.khan.data import BOARDS, CARDS, TILES, Board
-from service.games.words import game_over, listing, plural, who
+from service.games.words import game_over, listing, plural, term, told, who
 
 BACKGROUND = {"RIVER": "river", "OUTER": "outer area", "KHAN": "Khan"}
 SPECIAL = {"high_morale": "High Morale", "protection": "Protection of the Great Khan",
@@ -23,7 +23,7 @@ SPECIAL = {"high_morale": "High Morale", "protection": "Protection of the Great 
 
 def _board(view: View | None = None) -> Board:
     name = (view or {}).get("board")
-    return BOARDS.get(name) if isinstance(name, str) and name in BOARDS else BOARDS["standard"]
+    return BOARDS[name] if isinstance(name, str) and name in BOARDS else BOARDS["standard"]
 
 
 def cell_name(cell: Any, board: Board | None = None) -> str:
@@ -82,7 +82,7 @@ def describe_move(command: Command, view: View, seat: int, names: list[str]) -> 
     if kind == "play_special":
         region = command.get("region")
         where = f" for the {region_name(region)}" if region else ""
-        return f"Play {SPECIAL.get(command.get('card'), command.get('card'))}{where}"
+        return f"Play {term(SPECIAL, command.get('card'))}{where}"
     if kind == "consent":
         return "Agree to the conquest of your protected yurts" if command.get("agree") else "Refuse the conquest"
     if kind == "pass":
@@ -95,12 +95,7 @@ def describe_move(command: Command, view: View, seat: int, names: list[str]) -> 
 
 
 def describe_commit(seat: int | None, command: Command, events: list[Event], names: list[str]) -> list[str]:
-    said = []
-    for e in events:
-        line = _event(e, names)
-        if line:
-            said.append(line)
-    return said
+    return told(events, _event, names)
 
 
 def _event(e: Event, names: list[str]) -> str:  # noqa: PLR0911 - one case per event type
