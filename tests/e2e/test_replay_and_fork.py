@@ -74,6 +74,7 @@ def test_bot_and_replay_commands(sqlite_server):
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert rep.returncode == 0, rep.stderr
     assert "--- seq 1: system" in rep.stdout and "result:" in rep.stdout
+    assert "    > Game over: " in rep.stdout  # the commits' sentences are printed
     missing = subprocess.run([sys.executable, "-m", "service.cli", "replay", "nope", "--url", sqlite_server.url],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and "cannot replay" in missing.stdout

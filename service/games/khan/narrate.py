@@ -10,6 +10,7 @@ registered; commits carry no board name).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from service.games.interface import Command, Event, View
@@ -28,10 +29,14 @@ def _board(view: View | None = None) -> Board:
 
 def cell_name(cell: Any, board: Board | None = None) -> str:
     """[8, 2] -> 'C9 (tundra)'."""
-    if not (isinstance(cell, (list, tuple)) and len(cell) == 2):
+    if not (isinstance(cell, (list, tuple)) and len(cell) == 2 and all(isinstance(x, int) for x in cell)):
         return str(cell)
-    r, c = cell
-    board = board or _board()
+    return _cell_name(cell[0], cell[1], board or _board())
+
+
+# Labels run for every legal move (thousands in Khan) on each `legal` request: names are cached.
+@functools.lru_cache(maxsize=4096)
+def _cell_name(r: int, c: int, board: Board) -> str:
     label = f"{chr(ord('A') + c)}{r + 1}" if 0 <= c < 26 else f"{r + 1}/{c + 1}"
     region = board.region_names.get(board.letter[board.index(r, c)]) if board.on_grid(r, c) else None
     return f"{label} ({region})" if region else label
@@ -41,6 +46,7 @@ def _cells(cells: list[Any]) -> str:
     return ", ".join(cell_name(c).split(" ")[0] for c in sorted(cells, key=lambda rc: (rc[1], rc[0])))
 
 
+@functools.lru_cache(maxsize=64)
 def ruler_name(rid: Any) -> str:
     return str(rid).replace("_", " ").capitalize()
 
@@ -49,6 +55,7 @@ def region_name(letter: Any) -> str:
     return _board().region_names.get(str(letter), str(letter))
 
 
+@functools.lru_cache(maxsize=256)
 def card_name(cid: Any) -> str:
     """'ruler_8-F' -> 'Ruler 8 E (tropical forest)': ruler, direction, background."""
     card = CARDS.get(str(cid))
