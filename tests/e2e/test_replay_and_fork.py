@@ -44,6 +44,10 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     assert fork["seed_sha256"] != log["seed_sha256"] and fork["seq"] == n // 2
     at_fork = await client.replay(fid, n // 2)
     assert at_fork["view"] == (await client.replay(mid, n // 2))["view"]
+    # Watched before its seats are taken: the node holds the fork's runtime from here on, and
+    # must still learn the names its commits' sentences use.
+    watcher = await client.connect().open()
+    watching = await watcher.spectate(fid)
     seats, conns, views = await seat_players(client, fid, 2, record=False)
     assert (await client.match(fid))["seq"] == n // 2, "a fork does not start again"
     await asyncio.gather(*[play_resilient(c, fid, random.Random(i)) for i, c in enumerate(conns)])
@@ -52,6 +56,11 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     assert ([{**c, "said": None} for c in flog["commits"][: n // 2]]
             == [{**c, "move_id": None, "said": None} for c in log["commits"][: n // 2]])
     assert flog["result"]["winners"]
+    played = [c for c in flog["commits"][n // 2:] if c["seat"] is not None]
+    assert played and all(c["said"][0].startswith(f"p{c['seat']} ") for c in played)
+    await watching.wait_for(lambda g: g.seq == flog["seq"])
+    live = dict(watching.story)  # what the spectator read live: the same names
+    assert all(live[c["seq"]] == c["said"] for c in played)
     for bad in (-1, n + 1, "3"):
         try:
             await client.fork(mid, bad)
@@ -59,7 +68,7 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
             assert exc.code == "bad_field"
         else:
             raise AssertionError(f"fork at {bad!r} was accepted")
-    await close_all(*conns)
+    await close_all(*conns, watcher)
     await client.aclose()
 
 
