@@ -8,8 +8,8 @@ and every random outcome is written into the events it returns.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
 State = dict[str, Any]
@@ -61,6 +61,21 @@ class Narrator:
 
 
 @dataclass(frozen=True)
+class Commands:
+    """Every command a game takes and the fields each may carry besides `type`.
+
+    `player` are the commands a seat sends; `system` those only the server sends (seat None),
+    always including `start`."""
+
+    player: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    system: Mapping[str, frozenset[str]] = field(default_factory=lambda: {"start": frozenset()})
+
+    def fields(self, seat: int | None, kind: str) -> frozenset[str] | None:
+        table = self.system if seat is None else self.player
+        return table.get(kind)
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game: its facts and its pure functions."""
 
@@ -85,6 +100,15 @@ class Game:
     reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
     # Words for people (service/narration.py falls back to generic words without one).
     narrator: Narrator | None = None
+    # Every command and the fields it takes. `decide` runs behind the shared preamble
+    # (service.games.preamble): the same situation gets the same code in every game, and a
+    # field no command takes is refused before the engine sees it.
+    commands: Commands = field(default_factory=Commands)
+
+    def __post_init__(self) -> None:
+        from service.games.preamble import guarded  # the preamble imports this module
+
+        object.__setattr__(self, "decide", guarded(self.decide, self.commands, self.status))
 
 
 def fold(game: Game, events: list[Event], state: State) -> State:

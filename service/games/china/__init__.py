@@ -8,7 +8,14 @@ from service.games.china import data, narrate
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
-from service.games.interface import Game, Narrator
+from service.games.interface import Commands, Game, Narrator
+
+COMMANDS = Commands(player={
+    "place": frozenset({"province", "placements"}),
+    "take": frozenset({"source", "slot"}),
+    "exchange": frozenset({"card", "source", "slot"}),
+    "pass": frozenset(),
+})
 
 GAME = Game(
     id="china",
@@ -23,6 +30,7 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
     reference=lambda options, players: {"map": data.MAP},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )

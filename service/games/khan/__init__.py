@@ -4,7 +4,7 @@ guide: docs/games/khan.md. Board, tiles, deck, special cards and bonuses are dat
 
 from typing import Any
 
-from service.games.interface import Game, Narrator
+from service.games.interface import Commands, Game, Narrator
 from service.games.khan import data, narrate
 from service.games.khan.moves import legal_moves
 from service.games.khan.rules import decide, evolve, initial, status
@@ -21,6 +21,16 @@ def reference(options: dict[str, Any], players: int) -> dict[str, Any]:
     }
 
 
+COMMANDS = Commands(player={
+    "invade": frozenset({"card", "cell"}),
+    "drive_out": frozenset({"ruler"}),
+    "conquer": frozenset({"tile", "cells"}),
+    "invade_of_choice": frozenset({"cell", "discard"}),
+    "pass": frozenset(),
+    "play_special": frozenset({"card", "region"}),
+    "consent": frozenset({"agree"}),
+})
+
 GAME = Game(
     id="khan",
     name="Khan",
@@ -34,6 +44,7 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
     reference=reference,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )

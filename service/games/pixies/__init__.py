@@ -5,7 +5,7 @@ Rules: ../shared/rules/pixies.md; player docs: docs/games/pixies.md.
 
 from typing import Any
 
-from service.games.interface import Game, Narrator
+from service.games.interface import Commands, Game, Narrator
 from service.games.pixies import data, narrate
 from service.games.pixies.moves import legal_moves
 from service.games.pixies.rules import decide, evolve, initial, status
@@ -17,6 +17,8 @@ _REFERENCE: dict[str, Any] = {
     "rounds": data.ROUNDS,
     "zone_multiplier_by_round": [data.ZONE_MULTIPLIER[r] for r in range(1, data.ROUNDS + 1)],
 }
+
+COMMANDS = Commands(player={"take_card": frozenset({"card", "keep", "target_cell"})})
 
 GAME = Game(
     id="pixies",
@@ -31,6 +33,7 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
     reference=lambda options, players: _REFERENCE,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )
