@@ -60,9 +60,10 @@ async def _body(request: Request) -> dict[str, Any]:
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
     taken = sum(s.taken for s in rec.seats)
     state = "finished" if rec.finished else ("live" if taken == rec.players else "open")
+    options, fixed = public_options(rec)
     out: dict[str, Any] = {
-        "match": rec.id, "game": rec.game, "players": rec.players, "options": rec.options,
-        "listed": rec.listed, "state": state, "created": rec.created,
+        "match": rec.id, "game": rec.game, "players": rec.players, "options": options,
+        "fixed_chance": fixed, "listed": rec.listed, "state": state, "created": rec.created,
         "seats": [{"seat": s.seat, "taken": s.taken, "name": s.name} for s in rec.seats],
         "seed_sha256": rec.seed_sha256, "forked_from": _public_fork(rec.forked_from),
         "turn_seconds": rec.turn_seconds,
@@ -73,6 +74,17 @@ def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         out["seed"] = rec.seed
         out["result"] = rec.result
     return out
+
+
+def public_options(rec: MatchRecord) -> tuple[dict[str, Any], list[str]]:
+    """The options anyone may read, and the names of those that fixed hidden chance. While the
+    match is live the values of a game's secret options (a deck's order...) would deal every hand
+    to whoever reads the lobby; once it is over they are public with the log."""
+    secret = get_game(rec.game).secret_options
+    fixed = sorted(k for k in rec.options if k in secret)
+    if rec.finished:
+        return rec.options, fixed
+    return {k: v for k, v in rec.options.items() if k not in secret}, fixed
 
 
 def _public_fork(forked: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -202,7 +214,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        await serve_session(ws, lobby(), chosen.encoding)
+        await serve_session(ws, lobby(), chosen.wire)
 
     routes = [
         Route("/health", health),
@@ -250,7 +262,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
             closing.set_result((code, reason))
 
     session = Session(lobby, encoding, on_cut)
-    binary = session.encoding == "msgpack"
+    binary = session.encoding.endswith("msgpack")
 
     async def writer() -> None:
         while True:

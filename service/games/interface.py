@@ -104,6 +104,9 @@ class Game:
     # (service.games.preamble): the same situation gets the same code in every game, and a
     # field no command takes is refused before the engine sees it.
     commands: Commands = field(default_factory=Commands)
+    # Options that fix what the rules keep hidden (a deck's order, a draw pile, the answers):
+    # while a match is live the lobby names them but never shows their values.
+    secret_options: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         from service.games.preamble import guarded  # the preamble imports this module

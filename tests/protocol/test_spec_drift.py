@@ -79,3 +79,13 @@ def test_the_shared_move_codes_are_in_section_7_2_and_every_game_doc():
             assert f"`{c}`" in doc, f"docs/games/{game_id}.md does not name {c}"
         assert not re.search(r"`wrong_phase`[^\n|]*\|[^\n]*after the (game )?end", doc), game_id
         assert not re.search(r"after the (game )?end[^\n]*`wrong_phase`", doc), game_id
+
+
+def test_every_game_doc_names_its_secret_options():
+    from service.games import GAMES, get_game
+
+    for game_id in GAMES:
+        doc = (ROOT / "docs" / "games" / f"{game_id}.md").read_text()
+        line = re.search(r"^Secret options: (.*?)\. They fix", doc, re.M)
+        assert line, f"docs/games/{game_id}.md does not list its secret options"
+        assert set(re.findall(r"`([a-z_]+)`", line.group(1))) == set(get_game(game_id).secret_options)

@@ -31,6 +31,7 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_order", "reshuffle_order"}),
     reference=lambda options, players: {"map": data.MAP},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )

@@ -47,6 +47,7 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"draw_pile", "dice", "travel_tokens", "decrees"}),
     # Card faces, token kinds, decrees, the map and the board are public; only the order of
     # face-down stacks is secret, and that is not here.
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,

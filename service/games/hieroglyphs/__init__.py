@@ -47,6 +47,7 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_order", "task_order", "claim_options", "content"}),
     # The board only: the content set's meanings are the answers to meaning claims.
     reference=lambda options, players: {"board": data.BOARD},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit, narrate.describe_end),

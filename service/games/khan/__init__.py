@@ -45,6 +45,7 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_order"}),
     reference=reference,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )

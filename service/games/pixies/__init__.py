@@ -34,6 +34,7 @@ GAME = Game(
     status=status,
     secrets=secrets,
     commands=COMMANDS,
+    secret_options=frozenset({"deck_orders"}),
     reference=lambda options, players: _REFERENCE,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
 )
