@@ -33,6 +33,8 @@ def parse_client(obj: Any) -> Message:
     """Check a decoded frame against its message type; raise ProtocolError on any fault."""
     if not isinstance(obj, dict):
         raise ProtocolError("not_a_map", f"a message must be a map, not {type(obj).__name__}")
+    if any(not isinstance(k, str) for k in obj):
+        raise ProtocolError("bad_field", "every key of a message is a string")
     kind = obj.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_field", "the field 'type' must be a string naming the message")
@@ -106,8 +108,10 @@ def reject(match: str, move_id: str, code: str, message: str) -> Message:
     return {"type": "reject", "match": match, "id": move_id, "code": code, "message": message}
 
 
-def error(code: str, message: str, ref: Any = None) -> Message:
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def error(code: str, message: str, ref: Any = None, match: str | None = None) -> Message:
+    """`match`: the match the failed message named, so a client watching several can tell."""
+    named = {"match": match} if match is not None else {}
+    return {"type": "error", "code": code, "message": message, "ref": ref, **named}
 
 
 def presence(match: str, seats: list[bool], spectators: int) -> Message:

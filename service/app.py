@@ -57,6 +57,9 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+MATCH_STATES = ("open", "live", "finished")
+
+
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
     taken = sum(s.taken for s in rec.seats)
     state = "finished" if rec.finished else ("live" if taken == rec.players else "open")
@@ -155,6 +158,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def list_matches(request: Request) -> Response:
         want = request.query_params.get("state")
+        if want and want not in MATCH_STATES:
+            raise LobbyError("bad_field", f"state must be one of: {', '.join(MATCH_STATES)}")
         recs = await lobby().store.list_matches()
         rows = [_summary(r) for r in recs]
         if want:

@@ -9,14 +9,19 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
+from service import replay
 from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import new_seed, seed_commitment
 from service.runtime import MatchRuntime
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
+
+log = logging.getLogger("teahouse.lobby")
 
 MIN_TURN_SECONDS = 1
 MAX_TURN_SECONDS = 7 * 24 * 3600
@@ -70,9 +75,12 @@ class Lobby:
 
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
-                     forked_from: dict[str, Any] | None = None, turn_seconds: Any = None) -> MatchRecord:
-        if not isinstance(game_id, str) or not playable(game_id):
-            raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
+                     forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
+                     commits: Sequence[Commit] = ()) -> MatchRecord:
+        if not isinstance(game_id, str):
+            raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
+        if not playable(game_id):
+            raise LobbyError("unknown_game", f"unknown game {game_id[:40]!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):
             raise LobbyError("bad_field", "players must be an integer")
@@ -94,10 +102,10 @@ class Lobby:
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
-            forked_from=forked_from, turn_seconds=turn_seconds,
+            forked_from=forked_from, turn_seconds=turn_seconds, rules_version=game.rules_version,
             seats=[SeatRecord(seat=i) for i in range(players)],
         )
-        await self.store.create_match(record)
+        await self.store.create_match(record, commits)
         return record
 
     async def fork(self, match_id: str, seq: Any) -> MatchRecord:
@@ -110,20 +118,15 @@ class Lobby:
             raise LobbyError("bad_field", f"seq must be an integer from 0 to {last}")
         commits = await self.store.read(match_id, 0, seq)
         game = get_game(source.game)
-        state = game.initial(source.options, source.players)
-        for c in commits:
-            for e in c.events:
-                state = game.evolve(state, e)
+        state = replay.state_at(source, commits, seq)
         if seq > 0 and game.status(state)["finished"]:
             raise LobbyError("bad_field", f"the match is already over at seq {seq}; fork from earlier")
-        record = await self.create(source.game, source.players, source.options, source.listed,
-                                   forked_from={"match": match_id, "seq": seq, "seed": source.seed},
-                                   turn_seconds=source.turn_seconds)
-        for c in commits:
-            # The copied commits keep their facts; their move ids belong to the old seats.
-            await self.store.append(record.id, Commit(seq=c.seq, seat=c.seat, command=c.command,
-                                                      events=c.events, ts=c.ts))
-        return record
+        # The copied commits keep their facts; their move ids belong to the old seats. They are
+        # written with the record, in one transaction: no fork ever exists half-copied.
+        copied = [Commit(seq=c.seq, seat=c.seat, command=c.command, events=c.events, ts=c.ts) for c in commits]
+        return await self.create(source.game, source.players, source.options, source.listed,
+                                 forked_from={"match": match_id, "seq": seq, "seed": source.seed},
+                                 turn_seconds=source.turn_seconds, commits=copied)
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:
@@ -138,9 +141,18 @@ class Lobby:
         else:
             candidates = [seat]
         token = secrets.token_urlsafe(32)
+        digest = hash_token(token)
         for s in candidates:
-            if await self.store.claim_seat(match_id, s, hash_token(token), name):
-                await self._start_if_full(match_id)
+            if await self.store.claim_seat(match_id, s, digest, name):
+                try:
+                    await self._start_if_full(match_id)
+                except Exception:
+                    # Claiming the last seat and starting are one step: the player never got
+                    # the token, so a start that is not in the log gives the seat back.
+                    if await self.store.last_seq(match_id) == 0:
+                        await self.store.release_seat(match_id, s, digest)
+                        raise
+                    log.exception("%s: started, but failed after the start", match_id)
                 return s, token
         if seat is not None:
             raise LobbyError("seat_taken", f"seat {seat} is taken", 409)

@@ -63,7 +63,7 @@ class Session:
 
     # -- in ---------------------------------------------------------------------------------
     async def handle(self, frame: bytes | str) -> None:
-        ref = None
+        ref = match = None
         try:
             size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
             if size > MAX_FRAME:
@@ -72,16 +72,20 @@ class Session:
             if isinstance(raw, dict):
                 ref = raw.get("id") if isinstance(raw.get("id"), str) else raw.get("type")
                 ref = ref if isinstance(ref, str) else None
+                named = raw.get("match")
+                match = named if isinstance(named, str) and len(named) <= messages.MATCH_ID_MAX else None
+                if not self.greeted and raw.get("type") not in ("hello", "ping"):
+                    raise ProtocolError("hello_required", "send hello first")
             msg = messages.parse_client(raw)
             await getattr(self, f"_on_{msg['type']}")(msg)
         except ProtocolError as exc:
-            self.send(messages.error(exc.code, exc.message, ref))
+            self.send(messages.error(exc.code, exc.message, ref, match))
         except LobbyError as exc:
             code = exc.code if exc.code in ("unknown_match",) else "bad_field"
-            self.send(messages.error(code, exc.message, ref))
+            self.send(messages.error(code, exc.message, ref, match))
         except Exception:
             log.exception("session %s: failed on a frame", self.id)
-            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref))
+            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref, match))
 
     async def _on_hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:

@@ -107,6 +107,10 @@ class Game:
     # Options that fix what the rules keep hidden (a deck's order, a draw pile, the answers):
     # while a match is live the lobby names them but never shows their values.
     secret_options: frozenset[str] = frozenset()
+    # How to read a log written under an older `rules_version`: upcasters[v] turns one event
+    # written under version v into the events version v + 1 would have written (a rename, a new
+    # field's old default...). A finished match thus keeps replaying after its engine changes.
+    upcasters: Mapping[int, Callable[[Event], list[Event]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         from service.games.preamble import guarded  # the preamble imports this module
@@ -114,8 +118,24 @@ class Game:
         object.__setattr__(self, "decide", guarded(self.decide, self.commands, self.status))
 
 
-def fold(game: Game, events: list[Event], state: State) -> State:
-    """Apply events in order; the only way a state is ever rebuilt."""
-    for event in events:
+def fold(game: Game, events: list[Event], state: State, written_under: int | None = None) -> State:
+    """Apply events in order; the only way a state is ever rebuilt. `written_under`: the rules
+    version of the match that logged them (None: the game's current one)."""
+    for event in upcast(game, events, written_under):
         state = game.evolve(state, event)
     return state
+
+
+def upcast(game: Game, events: list[Event], written_under: int | None) -> list[Event]:
+    """Events of a log written under an older rules version, as the current engine reads them."""
+    version = game.rules_version if written_under is None else written_under
+    if version > game.rules_version:
+        raise ValueError(f"{game.id}: a log of rules version {version} is newer than this engine "
+                         f"({game.rules_version})")
+    while version < game.rules_version:
+        step = game.upcasters.get(version)
+        if step is None:
+            raise ValueError(f"{game.id}: no upcaster from rules version {version}")
+        events = [new for e in events for new in step(e)]
+        version += 1
+    return events

@@ -192,7 +192,7 @@ def asyncapi_schemas() -> dict[str, Any]:
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq")},
-                     "Play a seat with its token. Answered by view (or patches after since), finished if over, clock if running, then presence."),
+                     "Play a seat with its token. Answered, in this order, by view (or patches after since), finished if over, presence, then clock if running."),
         "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq")},
                          "Watch as a spectator. Answered like join."),
         "leave": _obj("leave", ["match"], {"match": match}, "Stop watching a match. Answered by left."),
@@ -766,7 +766,7 @@ def _session(rec: Recorder, http: Any) -> None:
         c.send({"type": "hello"})
         c.expect("welcome")
         c.send({"type": "spectate", "match": clocked["match"]})
-        rec.keep("clock", "server", c.expect("view", "clock", "presence")[1],
+        rec.keep("clock", "server", c.expect("view", "presence", "clock")[2],
                  "the turn clock of a match created with turn_seconds 600: the seats to act have until deadline")
 
 
