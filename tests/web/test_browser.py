@@ -125,7 +125,8 @@ def test_pixies_choices_keep_and_face_down_target_by_clicking_the_board(pages, w
     ada.keyboard.press("Enter")
     ada.wait_for_selector(".market .card.picked[data-card='Y01']")
     pick(ada, "keep:new")
-    assert "keep the new card face up" in ada.locator("#confirm-move").inner_text()
+    assert "keep the new card face up" in ada.locator("#picked").inner_text()
+    assert ada.locator("#confirm-move").is_enabled()
     ada.click("#confirm-move")
     wait_seq(ada, 4)
     take(bob, "R01", 4)
@@ -172,7 +173,7 @@ def test_a_turn_clock_counts_down_and_the_server_moves_for_an_idle_seat(pages, w
     page.wait_for_selector("#clock.low")  # 2 s per move is low from the start: red
     wait_seq(page, 2)  # nobody clicked: the clock ran out and the server moved for the seat to act
     assert api.get(f"/api/matches/{mid}").json()["seq"] >= 2
-    page.wait_for_selector("#game-log li:has-text('clock ran out')")
+    page.wait_for_selector("#game-log li:has-text('ran out')")  # whose time ran out, said by the server
     assert pages.errors == []
 
 
