@@ -157,18 +157,24 @@ async def test_a_client_cut_for_not_reading_is_not_read_any_more(strict_server):
     await slow.send(msgpack.packb({"type": "spectate", "match": mid}))
     await watched.wait_for(lambda g: (g.presence or {}).get("spectators") == 2, timeout=10)
     # flood full-view requests without reading until the server cuts it (presence drops)
-    for _ in range(40):
-        for _ in range(2000):
-            await slow.send(msgpack.packb({"type": "resync", "match": mid, "since": 10_000}))
-        try:
-            await watched.wait_for(lambda g: g.presence["spectators"] == 1, timeout=1)
-            break
-        except TimeoutError:
-            continue
-    assert watched.presence["spectators"] == 1, "the server never cut the client that stopped reading"
+    try:
+        for _ in range(40):
+            for _ in range(2000):
+                await slow.send(msgpack.packb({"type": "resync", "match": mid, "since": 10_000}))
+            try:
+                await watched.wait_for(lambda g: g.presence["spectators"] == 1, timeout=1)
+                break
+            except TimeoutError:
+                continue
+    except websockets.ConnectionClosed:
+        pass  # closed under the flood: cut
+    await watched.wait_for(lambda g: g.presence["spectators"] == 1, timeout=10)
     # whatever the cut client sends now is not acted on: it does not come back as a spectator
-    for _ in range(20):
-        await slow.send(msgpack.packb({"type": "spectate", "match": mid}))
+    try:
+        for _ in range(20):
+            await slow.send(msgpack.packb({"type": "spectate", "match": mid}))
+    except websockets.ConnectionClosed:
+        pass  # the server has already closed it: nothing it sends is read
     await asyncio.sleep(1.5)
     assert watched.presence["spectators"] == 1
     await slow.close()
