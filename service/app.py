@@ -185,7 +185,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
             raise LobbyError("match_live", "the raw log is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
         commits = await lobby().store.read(match_id)
-        return json({**_summary(rec, len(commits)), "commits": [c.public() for c in commits]})
+        return json({**_summary(rec, len(commits)), "rules_version": rec.rules_version,
+                     "commits": [c.public() for c in commits]})
 
     @handles_errors
     async def replay_at(request: Request) -> Response:
