@@ -72,7 +72,8 @@ def test_bot_and_replay_commands(sqlite_server):
     assert "--- seq 1: system" in rep.stdout and "result:" in rep.stdout
     missing = subprocess.run([sys.executable, "-m", "service.cli", "replay", "nope", "--url", sqlite_server.url],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert missing.returncode == 1 and "cannot replay" in missing.stdout
+    assert missing.returncode == 1 and missing.stderr.strip() == \
+        "teahouse replay: no match has the id 'nope' (unknown_match)"
 
 
 def test_reference_data_for_clients(sqlite_server):
