@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -39,7 +40,11 @@ class Session:
         self.encoding = encoding
         self.version = 2 if encoding.startswith("v2.") else 1
         self.id = secrets.token_hex(8)
-        self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX)
+        # Frames waiting for the socket. The adapter sets `wake`, called when the outbox goes
+        # from empty to not empty: it writes in a task that exists only while there is something
+        # to write, so an idle connection holds no writer task (memory per idle connection).
+        self.outbox: deque[bytes] = deque()
+        self.wake: Callable[[], None] | None = None
         self.greeted = False
         self.cut = False
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
@@ -49,9 +54,11 @@ class Session:
     def deliver(self, data: bytes) -> None:
         if self.cut:
             return
-        try:
-            self.outbox.put_nowait(data)
-        except asyncio.QueueFull:
+        if len(self.outbox) < OUTBOX:
+            self.outbox.append(data)
+            if len(self.outbox) == 1 and self.wake is not None:
+                self.wake()
+        else:
             self.cut = True
             # Not now: we may be inside a broadcast, and leaving broadcasts presence, which
             # may cut the next full outbox, and so on down the stack.
@@ -159,7 +166,8 @@ class Session:
         rt, seat = self._joined(msg["match"])
         if seat is None:
             raise ProtocolError("not_seated", "spectators have no legal moves")
-        self.send(messages.legal_moves(rt.id, rt.seq, rt.legal_moves(seat)))
+        moves = rt.legal_moves(seat)
+        self.send(messages.legal_moves(rt.id, rt.seq, moves, rt.labels(seat, moves)))
 
     async def _on_resync(self, msg: dict[str, Any]) -> None:
         rt, audience = self._joined(msg["match"])
