@@ -95,8 +95,9 @@ def view(match: str, seq: int, seat: int | None, doc: dict[str, Any]) -> Message
     return {"type": "view", "match": match, "seq": seq, "seat": seat, "doc": doc}
 
 
-def patch(match: str, seq: int, ops: list[dict[str, Any]]) -> Message:
-    return {"type": "patch", "match": match, "seq": seq, "ops": ops}
+def patch(match: str, seq: int, ops: list[dict[str, Any]], said: list[str] | None = None) -> Message:
+    """`said`: the commit's sentences for people (SPEC §5.3), the same for every audience."""
+    return {"type": "patch", "match": match, "seq": seq, "ops": ops, **({} if said is None else {"said": said})}
 
 
 def ack(match: str, move_id: str, seq: int) -> Message:
@@ -117,8 +118,10 @@ def presence(match: str, seats: list[bool], spectators: int) -> Message:
     return {"type": "presence", "match": match, "seats": seats, "spectators": spectators}
 
 
-def legal_moves(match: str, seq: int, moves: list[dict[str, Any]]) -> Message:
-    return {"type": "legal_moves", "match": match, "seq": seq, "moves": moves}
+def legal_moves(match: str, seq: int, moves: list[dict[str, Any]], labels: list[str] | None = None) -> Message:
+    """`labels`: a sentence per move, parallel to `moves`, as the asking seat sees it."""
+    return {"type": "legal_moves", "match": match, "seq": seq, "moves": moves,
+            **({} if labels is None else {"labels": labels})}
 
 
 def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> Message:

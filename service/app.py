@@ -27,6 +27,7 @@ from service import replay
 from service.games import GAMES, get_game
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
+from service.narration import names_of, story
 from service.session import Session
 from service.store import EventStore, MatchRecord, open_store
 
@@ -186,7 +187,10 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
             raise LobbyError("match_live", "the raw log is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
         commits = await lobby().store.read(match_id)
-        return json({**_summary(rec, len(commits)), "commits": [c.public() for c in commits]})
+        final = replay.state_at(rec, commits, len(commits))
+        said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
+        return json({**_summary(rec, len(commits)),
+                     "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
 
     @handles_errors
     async def replay_at(request: Request) -> Response:

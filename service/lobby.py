@@ -163,6 +163,7 @@ class Lobby:
         if record is None or not all(s.taken for s in record.seats):
             return
         runtime = await self.runtime(match_id)
+        runtime.record.seats = record.seats  # every seat's name is known now: the commits' words use them
         if runtime.seq == 0:
             try:
                 await runtime.submit(None, {"type": "start"}, "start")

@@ -21,6 +21,7 @@ from protocol import messages
 from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
+from service.narration import commit_sentences, move_labels, names_of
 from service.projection import Audience, Frame, Projection
 from service.store import Commit, Conflict, EventStore, MatchRecord
 from service.store.base import EVENT_SCHEMA
@@ -137,8 +138,11 @@ class MatchRuntime:
         if c.seq <= self.seq:
             return
         self.last_active = time.monotonic()
+        if c.seq == 1:
+            await self._refresh_names()
         self._fold_commit(c)
-        self._broadcast(self.projection.advance(self.state, self.seq))
+        said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, self.state)
+        self._broadcast(self.projection.advance(self.state, self.seq, said))
         status = self.game.status(self.state)
         if status["finished"] and not self.record.finished:
             result = dict(status["result"] or {})
@@ -232,6 +236,25 @@ class MatchRuntime:
 
     def legal_moves(self, seat: int) -> list[dict[str, Any]]:
         return self.game.legal_moves(self.state, seat)
+
+    def labels(self, seat: int, moves: list[dict[str, Any]]) -> list[str]:
+        """A sentence per move in `moves`, as `seat` sees it."""
+        return move_labels(self.game, self.game.view(self.state, seat), seat, moves, self.names)
+
+    @property
+    def names(self) -> list[str]:
+        return names_of(self.record.seats, self.record.players)
+
+    async def _refresh_names(self) -> None:
+        """The start commit comes once every seat is taken: the seats (and their names) are
+        final from then on, but this cache may have loaded the record before they were."""
+        try:
+            fresh = await self.store.get_match(self.id)
+        except Exception:
+            log.exception("reading the seats of %s failed; narrating with the names known", self.id)
+            return
+        if fresh is not None:
+            self.record.seats = fresh.seats
 
     def status(self) -> dict[str, Any]:
         return dict(self.game.status(self.state))

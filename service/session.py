@@ -166,7 +166,8 @@ class Session:
         rt, seat = self._joined(msg["match"])
         if seat is None:
             raise ProtocolError("not_seated", "spectators have no legal moves")
-        self.send(messages.legal_moves(rt.id, rt.seq, rt.legal_moves(seat)))
+        moves = rt.legal_moves(seat)
+        self.send(messages.legal_moves(rt.id, rt.seq, moves, rt.labels(seat, moves)))
 
     async def _on_resync(self, msg: dict[str, Any]) -> None:
         rt, audience = self._joined(msg["match"])

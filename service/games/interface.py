@@ -43,6 +43,24 @@ class IllegalMove(Exception):
 
 
 @dataclass(frozen=True)
+class Narrator:
+    """Words for people: a game's sentences for its moves and its commits (English).
+
+    `describe_move(command, view, seat, names)` labels one legal move as `seat` sees it, from
+    that seat's own view. `describe_commit(seat, command, events, names)` tells what a commit
+    did, for everyone: the same sentences go to every audience, so they may say only what a
+    spectator's view shows (never a card drawn into a hand, a deck order, a face-down card).
+    `names` holds every seat's display name, by seat. `describe_end(view, names)`, for a game
+    whose events do not tell the end, says how the match ended from the spectators' view after
+    the commit that ended it (None: the server's generic words, from the result).
+    """
+
+    describe_move: Callable[[Command, View, int, list[str]], str]
+    describe_commit: Callable[[int | None, Command, list[Event], list[str]], list[str]]
+    describe_end: Callable[[View, list[str]], str] | None = None
+
+
+@dataclass(frozen=True)
 class Commands:
     """Every command a game takes and the fields each may carry besides `type`.
 
@@ -80,6 +98,8 @@ class Game:
     # The public, unchanging facts a client needs to draw this game for these options and
     # seat count: board geometry, card faces, tile shapes. Never anything hidden.
     reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
+    # Words for people (service/narration.py falls back to generic words without one).
+    narrator: Narrator | None = None
     # Every command and the fields it takes. `decide` runs behind the shared preamble
     # (service.games.preamble): the same situation gets the same code in every game, and a
     # field no command takes is refused before the engine sees it.
