@@ -42,6 +42,8 @@ async def run_match(url: str, game_id: str, players: int, seed: int = 0, quiet: 
     client = TeahouseClient(url)
     match = await client.create_match(game_id, players, options)
     mid = match["match"]
+    if not quiet:
+        print(f"[{mid}] watch it at {url.rstrip('/')}/web/#/match/{mid}", flush=True)
     seats = [await client.take_seat(mid, name=f"bot{i}") for i in range(players)]
     conns = [await client.connect().open() for _ in range(players)]
     views = [await c.join(mid, s["token"]) for c, s in zip(conns, seats, strict=True)]

@@ -3,7 +3,6 @@ from __future__ import annotations
 import gc
 import random
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,11 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module", autouse=True)
 def _collect_garbage_left_by_earlier_tests():
-    """Earlier asyncio tests can leave unclosed sockets and transports for the garbage
-    collector; Playwright allocates enough to run the collector in the middle of a browser test,
-    and their ResourceWarnings would then be blamed on it. Collect them here, before, quietly:
-    these tests open no asyncio resources of their own (run tests/web alone to see that)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)
-        gc.collect()
+    """Playwright allocates enough to run the garbage collector in the middle of a browser
+    test; collect before, so that nothing left for it runs there. Nothing is hidden: the
+    end-to-end tests close what they open in their own teardown (tests/e2e/conftest.py), so a
+    ResourceWarning here is a real leak of an earlier test, reported as the error it is."""
+    gc.collect()
     yield
 
 
