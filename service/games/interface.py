@@ -65,6 +65,11 @@ class Game:
     # The public, unchanging facts a client needs to draw this game for these options and
     # seat count: board geometry, card faces, tile shapes. Never anything hidden.
     reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
+    # Optional (games/<id>/hidden.py): a state in which everything the seats in `keep` cannot
+    # see is dealt again at random, and everything they can see is kept. It depends only on
+    # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
+    # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
+    redeal: Callable[[State, random.Random, frozenset[int]], State] | None = None
 
 
 def fold(game: Game, events: list[Event], state: State) -> State:

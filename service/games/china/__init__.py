@@ -5,6 +5,7 @@ data in data/map.json, partly reconstructed.
 """
 
 from service.games.china import data
+from service.games.china.hidden import redeal
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
@@ -24,4 +25,5 @@ GAME = Game(
     status=status,
     secrets=secrets,
     reference=lambda options, players: {"map": data.MAP},
+    redeal=redeal,
 )

@@ -8,6 +8,7 @@ Every reconstructed content list is a data file under data/.
 
 from service.games.gugong import data
 from service.games.gugong.events import evolve
+from service.games.gugong.hidden import redeal
 from service.games.gugong.moves import legal_moves
 from service.games.gugong.rules import decide, status
 from service.games.gugong.setup import MAX_PLAYERS, MIN_PLAYERS, initial
@@ -31,4 +32,5 @@ GAME = Game(
     # face-down stacks is secret, and that is not here.
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,
                                         "decrees": data._decrees, "map": data._map},
+    redeal=redeal,
 )

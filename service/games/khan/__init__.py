@@ -6,6 +6,7 @@ from typing import Any
 
 from service.games.interface import Game
 from service.games.khan import data
+from service.games.khan.hidden import redeal
 from service.games.khan.moves import legal_moves
 from service.games.khan.rules import decide, evolve, initial, status
 from service.games.khan.view import secrets, view
@@ -35,4 +36,5 @@ GAME = Game(
     status=status,
     secrets=secrets,
     reference=reference,
+    redeal=redeal,
 )
