@@ -70,6 +70,9 @@ class Game:
     # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
     # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
     redeal: Callable[[State, random.Random, frozenset[int]], State] | None = None
+    # Optional hint for bots (service/bots): each seat's score if the game were judged now,
+    # from public facts only (running score, points already certain). Higher is better.
+    evaluate: Callable[[State], list[float]] | None = None
 
 
 def fold(game: Game, events: list[Event], state: State) -> State:

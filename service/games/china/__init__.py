@@ -5,7 +5,7 @@ data in data/map.json, partly reconstructed.
 """
 
 from service.games.china import data
-from service.games.china.hidden import redeal
+from service.games.china.hidden import evaluate, redeal
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
@@ -26,4 +26,5 @@ GAME = Game(
     secrets=secrets,
     reference=lambda options, players: {"map": data.MAP},
     redeal=redeal,
+    evaluate=evaluate,
 )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from service.games.dealing import deal, hide_options
+from service.games.gugong import data
 from service.games.interface import State
 
 _CHANCE_OPTIONS = ("dice", "draw_pile", "travel_tokens", "decrees")
@@ -33,3 +34,11 @@ def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
     pile_a, pile_b = deal(rng, [state["pile_a"], state["pile_b"]])
     return {**state, "draw_pile": gifts[0], "players": players, "pile_a": pile_a, "pile_b": pile_b,
             "boxed_decrees": sorted(state["boxed_decrees"])}
+
+
+def evaluate(state: State) -> list[float]:
+    """Bots' hint: victory points, which count only for an Envoy in the Palace (§1.1 hard
+    gate); before that, the Envoy's progress weighs most. Continuous at the arrival."""
+    arrival = data.BOARD["palace"]["arrival"]
+    return [p["vp"] + 2.5 * arrival if p["envoy"] >= arrival else 0.3 * p["vp"] + 2.5 * p["envoy"]
+            for p in state["players"]]

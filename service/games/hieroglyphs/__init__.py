@@ -5,7 +5,7 @@ Rules: ../shared/rules/hieroglyphs.md; player docs: docs/games/hieroglyphs.md.
 """
 
 from service.games.hieroglyphs import data
-from service.games.hieroglyphs.hidden import redeal
+from service.games.hieroglyphs.hidden import evaluate, redeal
 from service.games.hieroglyphs.moves import legal_moves
 from service.games.hieroglyphs.rules import decide, evolve, initial, status
 from service.games.hieroglyphs.view import secrets, view
@@ -27,4 +27,5 @@ GAME = Game(
     # The board only: the content set's meanings are the answers to meaning claims.
     reference=lambda options, players: {"board": data.BOARD},
     redeal=redeal,
+    evaluate=evaluate,
 )

@@ -84,3 +84,19 @@ def _redeal_claim(claim: dict[str, Any], played: str, chars: dict[str, Any], uns
     other = owner[claim["options"][index]]
     chars[played], chars[other] = chars[other], chars[played]
     return {**claim, "correct_index": index, "seal": f"claim-{number}-answer-{index}"}
+
+
+def evaluate(state: State) -> list[float]:
+    """Bots' hint: tasks completed (the score); then progress on the task held (the share of
+    its answer's characters already attached, in this state's answers); coins break ties."""
+    tasks = state["content"]["tasks"]
+    out = []
+    for seat, (done, coins) in enumerate(zip(state["completed"], state["coins"], strict=True)):
+        task = state["tasks"][seat]
+        progress = 0.0
+        if task is not None:
+            answer = tasks[task]["answer"]
+            attached = [card_char(c) for c in state["attached"][seat]]
+            progress = sum(1 for ch in set(answer) if ch in attached) / max(1, len(set(answer)))
+        out.append(len(done) + 0.5 * progress + coins / 100)
+    return out

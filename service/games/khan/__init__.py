@@ -6,7 +6,7 @@ from typing import Any
 
 from service.games.interface import Game
 from service.games.khan import data
-from service.games.khan.hidden import redeal
+from service.games.khan.hidden import evaluate, redeal
 from service.games.khan.moves import legal_moves
 from service.games.khan.rules import decide, evolve, initial, status
 from service.games.khan.view import secrets, view
@@ -37,4 +37,5 @@ GAME = Game(
     secrets=secrets,
     reference=reference,
     redeal=redeal,
+    evaluate=evaluate,
 )

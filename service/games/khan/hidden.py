@@ -12,9 +12,18 @@ import random
 
 from service.games.dealing import deal_pile_and_hands, hide_options
 from service.games.interface import State
+from service.games.khan.data import BOARDS
+from service.games.khan.scoring import score
 
 
 def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
     state = hide_options(state, blank={"deck_order": None})
     pile, hands = deal_pile_and_hands(rng, state["draw_pile"], state["hands"], keep)
     return {**state, "draw_pile": pile, "hands": hands}
+
+
+def evaluate(state: State) -> list[float]:
+    """Bots' hint: the end-of-game score (tiles and area bonuses) of the board as it stands."""
+    if state["phase"] == "waiting":
+        return [0.0] * state["players"]
+    return [float(x) for x in score(state, BOARDS[state["board"]])["scores"]]

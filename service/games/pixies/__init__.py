@@ -7,7 +7,7 @@ from typing import Any
 
 from service.games.interface import Game
 from service.games.pixies import data
-from service.games.pixies.hidden import redeal
+from service.games.pixies.hidden import evaluate, redeal
 from service.games.pixies.moves import legal_moves
 from service.games.pixies.rules import decide, evolve, initial, status
 from service.games.pixies.view import secrets, view
@@ -34,4 +34,5 @@ GAME = Game(
     secrets=secrets,
     reference=lambda options, players: _REFERENCE,
     redeal=redeal,
+    evaluate=evaluate,
 )

@@ -13,7 +13,15 @@ import random
 
 from service.games.dealing import hide_options
 from service.games.interface import State
+from service.games.pixies.rules import score_area
 
 
 def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
     return {**hide_options(state, drop=("deck_orders",)), "deck": sorted(state["deck"])}
+
+
+def evaluate(state: State) -> list[float]:
+    """Bots' hint: the totals so far plus what each area would score if the round ended now."""
+    if state["round"] < 1 or state["phase"] == "game_over":
+        return [float(t) for t in state["totals"]]
+    return [float(t + score_area(area, state["round"])["total"]) for t, area in zip(state["totals"], state["areas"], strict=True)]
