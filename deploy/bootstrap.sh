@@ -16,10 +16,13 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
 fi
 
 if [ "${1:-}" = "--with-redis" ]; then
-  # The integration tests need redis-server; the browser tests drive Debian's chromium
-  # (never a browser build downloaded by Playwright).
+  # The integration tests need redis-server (and redis-cli for the cluster tests); the
+  # balancer tests put Debian's haproxy in front of real nodes; the browser tests drive
+  # Debian's chromium (never a browser build downloaded by Playwright).
   missing=()
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
+  command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "${missing[*]} missing: installing with apt-get" >&2

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 from protocol.versions import negotiate, unsupported_reason
 from service import replay
 from service.games import GAMES, get_game
+from service.limits import Limits
 from service.lobby import Lobby, LobbyError
 from service.session import Session
 from service.store import EventStore, MatchRecord, open_store
@@ -78,8 +79,9 @@ def _public_fork(forked: dict[str, Any] | None) -> dict[str, Any] | None:
     return forked
 
 
-def create_app(store: EventStore | None = None, store_url: str | None = None) -> Starlette:
-    holder: dict[str, Any] = {}
+def create_app(store: EventStore | None = None, store_url: str | None = None,
+               limits: Limits | None = None) -> Starlette:
+    holder: dict[str, Any] = {"limits": limits if limits is not None else Limits.from_sources()}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 
+from service.limits import Limits
 from service.store import DEFAULT_URL
 
 
@@ -19,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--store", default=DEFAULT_URL,
                        help="sqlite:PATH (default: sqlite:teahouse-data) or redis://HOST:PORT/DB")
     serve.add_argument("--log-level", default="warning")
+    Limits.add_arguments(serve)
 
     bot = sub.add_parser("bot", help="create a match on a running server and play it with random bots")
     bot.add_argument("--game", default="pixies")
@@ -51,7 +53,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from service.app import create_app
 
-    app = create_app(store_url=args.store)
+    app = create_app(store_url=args.store, limits=Limits.from_sources(args))
     print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}); "
           f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_per_message_deflate=False,
