@@ -13,6 +13,7 @@ import secrets
 import time
 from typing import Any
 
+from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game
 from service.games.chance import new_seed, seed_commitment
 from service.runtime import MatchRuntime
@@ -20,6 +21,7 @@ from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 MIN_TURN_SECONDS = 1
 MAX_TURN_SECONDS = 7 * 24 * 3600
+ABSENT_POLICIES = ("bot", "random", "first")  # what the turn clock plays for a seat (SPEC 3.10)
 
 
 class LobbyError(Exception):
@@ -36,6 +38,27 @@ def hash_token(token: str) -> str:
 
 def new_match_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
+    """`bots`: a list of {"seat": n, "strength": s} (strength optional) -> strength per seat."""
+    if bots is None:
+        return None
+    if not isinstance(bots, list):
+        raise LobbyError("bad_field", "bots must be a list of {seat, strength} maps")
+    out: list[int | None] = [None] * players
+    for entry in bots:
+        if not isinstance(entry, dict) or set(entry) - {"seat", "strength"}:
+            raise LobbyError("bad_field", "each bot is a map with a seat and an optional strength")
+        seat, strength = entry.get("seat"), entry.get("strength", DEFAULT_STRENGTH)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise LobbyError("bad_field", f"a bot's seat must be an integer from 0 to {players - 1}")
+        if out[seat] is not None:
+            raise LobbyError("bad_field", f"seat {seat} is given two bots")
+        if isinstance(strength, bool) or not isinstance(strength, int) or strength not in STRENGTHS:
+            raise LobbyError("bad_field", f"a bot's strength must be an integer from {STRENGTHS[0]} to {STRENGTHS[-1]}")
+        out[seat] = strength
+    return out
 
 
 class Lobby:
@@ -70,7 +93,8 @@ class Lobby:
 
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
-                     forked_from: dict[str, Any] | None = None, turn_seconds: Any = None) -> MatchRecord:
+                     forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
+                     absent: Any = "bot", bots: Any = None) -> MatchRecord:
         if not isinstance(game_id, str) or game_id not in GAMES:
             raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
@@ -86,18 +110,30 @@ class Lobby:
                                          or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS):
             raise LobbyError("bad_field", f"turn_seconds must be an integer from {MIN_TURN_SECONDS} "
                              f"to {MAX_TURN_SECONDS}, or null for no clock")
+        if absent not in ABSENT_POLICIES:
+            raise LobbyError("bad_field", f"absent must be one of: {', '.join(ABSENT_POLICIES)}")
         try:
             game.initial(options, players)  # the engine checks the seat count and the options
         except IllegalMove as exc:
             raise LobbyError(exc.code, exc.message) from None
+        strengths = _bot_seats(bots, players)
         seed = new_seed()
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
-            forked_from=forked_from, turn_seconds=turn_seconds,
+            forked_from=forked_from, turn_seconds=turn_seconds, absent=absent,
+            bots=strengths, bot_seed=new_seed(),
             seats=[SeatRecord(seat=i) for i in range(players)],
         )
         await self.store.create_match(record)
+        if strengths is not None:
+            for seat, strength in enumerate(strengths):
+                if strength is not None:
+                    # A bot's seat has a token nobody holds: only the server plays it.
+                    await self.store.claim_seat(record.id, seat, hash_token(secrets.token_urlsafe(32)),
+                                                f"bot (strength {strength})")
+            await self._start_if_full(record.id)
+            record = await self.record(record.id)
         return record
 
     async def fork(self, match_id: str, seq: Any) -> MatchRecord:
@@ -118,7 +154,7 @@ class Lobby:
             raise LobbyError("bad_field", f"the match is already over at seq {seq}; fork from earlier")
         record = await self.create(source.game, source.players, source.options, source.listed,
                                    forked_from={"match": match_id, "seq": seq, "seed": source.seed},
-                                   turn_seconds=source.turn_seconds)
+                                   turn_seconds=source.turn_seconds, absent=source.absent)
         for c in commits:
             # The copied commits keep their facts; their move ids belong to the old seats.
             await self.store.append(record.id, Commit(seq=c.seq, seat=c.seat, command=c.command,

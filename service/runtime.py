@@ -17,6 +17,8 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from protocol import messages
+from service.bots import DEFAULT_STRENGTH
+from service.bots import pool as bot_pool
 from service.games import Game, IllegalMove, get_game
 from service.games.chance import commit_rng
 from service.projection import Audience, Frame, Projection
@@ -71,11 +73,13 @@ class MatchRuntime:
         self.last_ts = 0  # the latest commit's time: the turn clock runs from it
         self.deadline: int | None = None
         self._clock_task: asyncio.Task | None = None
+        self._bot_tasks: dict[int, asyncio.Task] = {}  # seat -> its bot thinking
 
     @property
     def idle(self) -> bool:
-        """Nobody watches and nothing is being decided: the node may drop this cache."""
-        return not self.watchers and not self.lock.locked()
+        """Nobody watches, nothing is being decided and no bot is due to move: the node may
+        drop this cache."""
+        return not self.watchers and not self.lock.locked() and not self._bots_to_act()
 
     @property
     def id(self) -> str:
@@ -94,6 +98,7 @@ class MatchRuntime:
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
         self._arm_clock()
+        self._wake_bots()
         if self.store.shared:
             self._presence_task = asyncio.create_task(self._follow_presence(), name=f"presence {self.id}")
 
@@ -144,6 +149,48 @@ class MatchRuntime:
         if self.seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(self.id, self.seq, self.state)
         self._arm_clock()
+        self._wake_bots()
+
+    # -- bots at the table ----------------------------------------------------------------
+    def _bots_to_act(self) -> list[int]:
+        bots = self.record.bots or []
+        if self.seq == 0 or self.closed:
+            return []
+        status = self.game.status(self.state)
+        if status["finished"]:
+            return []
+        return [seat for seat in status["to_act"] if seat < len(bots) and bots[seat] is not None]
+
+    def _wake_bots(self) -> None:
+        """Start a bot for each bot seat to act that is not already thinking."""
+        for seat in self._bots_to_act():
+            task = self._bot_tasks.get(seat)
+            if task is None or task.done():
+                strength = (self.record.bots or [])[seat]
+                assert strength is not None
+                self._bot_tasks[seat] = asyncio.create_task(
+                    self._play_for(self.seq, seat, strength, "bot"), name=f"bot {self.id}:{seat}")
+
+    async def _play_for(self, seq: int, seat: int, strength: int, mark: str) -> None:
+        """Think off the event loop, then commit the move for `seat` if the match is still at
+        `seq`. The move id (`bot:` or `clock:` + seq + seat) marks it in the log as played for
+        the seat, and makes it commit once whichever node gets there first."""
+        try:
+            played = await bot_pool.think(self.game.id, self.state, seat, self.record.players, strength,
+                                          f"{self.record.bot_seed}/{seq}")
+            if self.seq == seq and not self.closed:
+                await self.submit(seat, played.command, f"{mark}:{seq}:{seat}", at_seq=seq)
+        except (IllegalMove, Busy):
+            pass  # the match moved on while the bot thought; the new seq wakes it again
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot for %s seat %d failed at seq %d", self.id, seat, seq)
+        finally:
+            if self._bot_tasks.get(seat) is asyncio.current_task():
+                del self._bot_tasks[seat]  # done thinking: the seat may get a new bot task
+            if self.seq != seq:
+                self._wake_bots()
 
     # -- the turn clock -------------------------------------------------------------------
     def _arm_clock(self) -> None:
@@ -169,16 +216,22 @@ class MatchRuntime:
             moves = self.game.legal_moves(self.state, seat)
             if not moves or self.seq != seq:
                 continue
+            if self.record.absent in ("bot", "random"):
+                # The absent seat's move comes from a bot (strength 0 plays at random).
+                await self._play_for(seq, seat, DEFAULT_STRENGTH if self.record.absent == "bot" else 0, "clock")
+                continue
             try:
-                await self.submit(seat, moves[0], f"clock:{seq}:{seat}")
+                await self.submit(seat, moves[0], f"clock:{seq}:{seat}", at_seq=seq)
             except (IllegalMove, Busy):
                 pass  # the state moved on under the clock: the new seq has a clock of its own
             except Exception:
                 log.exception("turn clock of %s failed at seq %d", self.id, seq)
 
     # -- commands -------------------------------------------------------------------------
-    async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None) -> int:
-        """Decide, append and apply one command; return its seq or raise IllegalMove/Busy."""
+    async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None,
+                     at_seq: int | None = None) -> int:
+        """Decide, append and apply one command; return its seq or raise IllegalMove/Busy.
+        `at_seq`: the server's own moves (clock, bots) were chosen for that seq only."""
         key = (seat, move_id) if move_id is not None else None
         async with self.lock:
             if key is not None:
@@ -187,6 +240,8 @@ class MatchRuntime:
                 if key in self.rejected:
                     raise IllegalMove(*self.rejected[key])
             for _ in range(DECIDE_ATTEMPTS):
+                if at_seq is not None and self.seq != at_seq:
+                    raise Busy(f"{self.id}: at seq {self.seq}, not {at_seq}")
                 try:
                     events = self.game.decide(self.state, seat, command, commit_rng(self.record.seed, self.seq + 1))
                 except IllegalMove as exc:
@@ -321,7 +376,8 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.closed = True
-        tasks = [t for t in (self._tail_task, self._presence_task, self._clock_task) if t is not None]
+        tasks = [t for t in (self._tail_task, self._presence_task, self._clock_task, *self._bot_tasks.values())
+                 if t is not None]
         for task in tasks:
             task.cancel()
         if tasks:

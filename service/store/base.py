@@ -65,6 +65,9 @@ class MatchRecord:
     created: int
     forked_from: dict[str, Any] | None = None
     turn_seconds: int | None = None  # the turn clock; None: no clock
+    absent: str = "bot"  # what the clock plays for a seat that lets it run out (ABSENT_POLICIES)
+    bots: list[int | None] | None = None  # per seat: a server bot's strength, or None for a person
+    bot_seed: str | None = None  # the bots' own randomness (never the match seed: that is chance)
     finished: bool = False
     result: dict[str, Any] | None = None
     seats: list[SeatRecord] = field(default_factory=list)
