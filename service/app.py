@@ -60,9 +60,10 @@ async def _body(request: Request) -> dict[str, Any]:
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
     taken = sum(s.taken for s in rec.seats)
     state = "finished" if rec.finished else ("live" if taken == rec.players else "open")
+    options, fixed = public_options(rec)
     out: dict[str, Any] = {
-        "match": rec.id, "game": rec.game, "players": rec.players, "options": rec.options,
-        "listed": rec.listed, "state": state, "created": rec.created,
+        "match": rec.id, "game": rec.game, "players": rec.players, "options": options,
+        "fixed_chance": fixed, "listed": rec.listed, "state": state, "created": rec.created,
         "seats": [{"seat": s.seat, "taken": s.taken, "name": s.name} for s in rec.seats],
         "seed_sha256": rec.seed_sha256, "forked_from": _public_fork(rec.forked_from),
         "turn_seconds": rec.turn_seconds, "absent": rec.absent,
@@ -75,6 +76,17 @@ def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         out["bot_seed"] = rec.bot_seed
         out["result"] = rec.result
     return out
+
+
+def public_options(rec: MatchRecord) -> tuple[dict[str, Any], list[str]]:
+    """The options anyone may read, and the names of those that fixed hidden chance. While the
+    match is live the values of a game's secret options (a deck's order...) would deal every hand
+    to whoever reads the lobby; once it is over they are public with the log."""
+    secret = get_game(rec.game).secret_options
+    fixed = sorted(k for k in rec.options if k in secret)
+    if rec.finished:
+        return rec.options, fixed
+    return {k: v for k, v in rec.options.items() if k not in secret}, fixed
 
 
 def _public_fork(forked: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ from service.bots import DEFAULT_STRENGTH
 from service.bots import pool as bot_pool
 from service.games import Game, IllegalMove, get_game
 from service.games.chance import commit_rng
+from service.games.preamble import normalized
 from service.projection import Audience, Frame, Projection
 from service.store import Commit, Conflict, EventStore, MatchRecord
 
@@ -250,8 +251,11 @@ class MatchRuntime:
                         if len(self.rejected) > REMEMBERED_REJECTIONS:
                             self.rejected.popitem(last=False)
                     raise
-                c = Commit(seq=self.seq + 1, seat=seat, command=command, events=events,
-                           move_id=move_id, ts=int(time.time() * 1000))
+                # The log keeps the command's declared fields only (the preamble refused any
+                # other): what a client adds never becomes permanent. The move id stays, for
+                # idempotent retries.
+                c = Commit(seq=self.seq + 1, seat=seat, command=normalized(self.game.commands, seat, command),
+                           events=events, move_id=move_id, ts=int(time.time() * 1000))
                 try:
                     await self.store.append(self.id, c)
                 except Conflict:

@@ -8,8 +8,8 @@ and every random outcome is written into the events it returns.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
 State = dict[str, Any]
@@ -43,6 +43,21 @@ class IllegalMove(Exception):
 
 
 @dataclass(frozen=True)
+class Commands:
+    """Every command a game takes and the fields each may carry besides `type`.
+
+    `player` are the commands a seat sends; `system` those only the server sends (seat None),
+    always including `start`."""
+
+    player: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    system: Mapping[str, frozenset[str]] = field(default_factory=lambda: {"start": frozenset()})
+
+    def fields(self, seat: int | None, kind: str) -> frozenset[str] | None:
+        table = self.system if seat is None else self.player
+        return table.get(kind)
+
+
+@dataclass(frozen=True)
 class Game:
     """One registered game: its facts and its pure functions."""
 
@@ -65,6 +80,14 @@ class Game:
     # The public, unchanging facts a client needs to draw this game for these options and
     # seat count: board geometry, card faces, tile shapes. Never anything hidden.
     reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
+    # Every command and the fields it takes. `decide` runs behind the shared preamble
+    # (service.games.preamble): the same situation gets the same code in every game, and a
+    # field no command takes is refused before the engine sees it.
+    commands: Commands = field(default_factory=Commands)
+    # Options that fix what the rules keep hidden (a deck's order, a draw pile, the answers):
+    # while a match is live the lobby names them but never shows their values.
+    secret_options: frozenset[str] = frozenset()
+
     # Optional (games/<id>/hidden.py): a state in which everything the seats in `keep` cannot
     # see is dealt again at random, and everything they can see is kept. It depends only on
     # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
@@ -73,6 +96,11 @@ class Game:
     # Optional hint for bots (service/bots): each seat's score if the game were judged now,
     # from public facts only (running score, points already certain). Higher is better.
     evaluate: Callable[[State], list[float]] | None = None
+
+    def __post_init__(self) -> None:
+        from service.games.preamble import guarded  # the preamble imports this module
+
+        object.__setattr__(self, "decide", guarded(self.decide, self.commands, self.status))
 
 
 def fold(game: Game, events: list[Event], state: State) -> State:

@@ -12,6 +12,7 @@ from clients.python import Connection, MatchView, TeahouseClient
 from clients.python.bot import play_seat
 from service.games import get_game
 from service.games.chance import commit_rng
+from tests.support.hidden import forbidden
 
 
 async def seat_players(client: TeahouseClient, match: str, players: int, record: bool = True):
@@ -72,6 +73,10 @@ def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: in
                 if other is None or other != audience:
                     checked += 1
                     assert token not in raw, f"{secret!r} (of {other}) leaked to {audience} at seq {seq}"
+        # and what the spec hides, independently of the engine's declaration (tests/support/hidden.py)
+        for secret in forbidden(game_id, state, audience):
+            checked += 1
+            assert msgpack.packb(secret) not in raw, f"{secret!r} reached {audience} at seq {seq} over the wire"
     return checked
 
 

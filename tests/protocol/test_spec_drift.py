@@ -57,3 +57,35 @@ def test_resync_window_and_remembered_rejections():
     assert f"last {projection.RECENT} per audience" in limits
     assert f"last {runtime.REMEMBERED_REJECTIONS} per match" in limits
     assert f"{runtime.DECIDE_ATTEMPTS} times" in _section(7)
+
+
+def test_the_shared_move_codes_are_in_section_7_2_and_every_game_doc():
+    """The preamble's codes, in its order, are SPEC 7.2's table; every game's doc names them
+    and none says `wrong_phase` for a command after the end."""
+    from service.games import GAMES, preamble
+
+    table = re.search(r"<!-- shared move codes -->(.*?)<!-- /shared move codes -->", _section(7), re.S)
+    assert table
+    listed = re.findall(r"^\| `([a-z_]+)` \|", table.group(1), re.M)
+    shared = [preamble.BAD_COMMAND, preamble.GAME_OVER, preamble.UNKNOWN_COMMAND, preamble.SYSTEM_ONLY,
+              preamble.UNKNOWN_FIELD, preamble.NOT_STARTED, preamble.ALREADY_STARTED]
+    assert listed == shared
+    code = (ROOT / "service" / "games" / "preamble.py").read_text()
+    raised = re.findall(r"IllegalMove\(([A-Z_]+)", code)
+    assert {getattr(preamble, name) for name in raised} == set(shared)
+    for game_id in GAMES:
+        doc = (ROOT / "docs" / "games" / f"{game_id}.md").read_text()
+        for c in shared:
+            assert f"`{c}`" in doc, f"docs/games/{game_id}.md does not name {c}"
+        assert not re.search(r"`wrong_phase`[^\n|]*\|[^\n]*after the (game )?end", doc), game_id
+        assert not re.search(r"after the (game )?end[^\n]*`wrong_phase`", doc), game_id
+
+
+def test_every_game_doc_names_its_secret_options():
+    from service.games import GAMES, get_game
+
+    for game_id in GAMES:
+        doc = (ROOT / "docs" / "games" / f"{game_id}.md").read_text()
+        line = re.search(r"^Secret options: (.*?)\. They fix", doc, re.M)
+        assert line, f"docs/games/{game_id}.md does not list its secret options"
+        assert set(re.findall(r"`([a-z_]+)`", line.group(1))) == set(get_game(game_id).secret_options)

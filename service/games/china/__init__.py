@@ -9,7 +9,14 @@ from service.games.china.hidden import evaluate, redeal
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
-from service.games.interface import Game
+from service.games.interface import Commands, Game
+
+COMMANDS = Commands(player={
+    "place": frozenset({"province", "placements"}),
+    "take": frozenset({"source", "slot"}),
+    "exchange": frozenset({"card", "source", "slot"}),
+    "pass": frozenset(),
+})
 
 GAME = Game(
     id="china",
@@ -24,6 +31,8 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
+    secret_options=frozenset({"deck_order", "reshuffle_order"}),
     reference=lambda options, players: {"map": data.MAP},
     redeal=redeal,
     evaluate=evaluate,

@@ -37,13 +37,14 @@ from service.games.china.data import (
 )
 from service.games.china.scoring import alliance_results, province_points, ranking, road_chains
 from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.preamble import refuse_unknown_fields
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
 OPTION_KEYS = ("board_side", "start_player", "deck_order", "reshuffle_order")
-COMMANDS = ("start", "place", "take", "exchange", "pass")
 PIECES = ("house", "emissary")
 SOURCES = ("deck", "display")
+PLACEMENT_FIELDS = ("cards", "piece", "space")
 MAX_PLACEMENTS = 2
 
 
@@ -150,22 +151,12 @@ def _start(state: State, rng: random.Random) -> list[Event]:
 
 
 def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    if state["phase"] == "finished":
-        raise IllegalMove("game_over", "The game is over.")
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove("bad_command", "A command is a map with a string field 'type'.")
+    # The shared preamble (service.games.preamble) has checked the command's shape, type and
+    # fields, and that the game is running.
     kind = command["type"]
-    if kind not in COMMANDS:
-        raise IllegalMove("unknown_command", f"Unknown command {kind!r}; known: {', '.join(COMMANDS)}.")
-    if kind == "start":
-        if seat is not None:
-            raise IllegalMove("system_only", "Only the server starts a match.")
-        if state["phase"] != "waiting":
-            raise IllegalMove("already_started", "The game has already started.")
+    if seat is None:
         return _start(state, rng)
-    if state["phase"] == "waiting":
-        raise IllegalMove("not_started", "The game has not started yet.")
-    if seat is None or seat != state["active"]:
+    if seat != state["active"]:
         raise IllegalMove("not_your_turn", f"It is seat {state['active']}'s turn.")
     if kind == "take":
         if state["phase"] != "refill":
@@ -267,6 +258,7 @@ def _parsed_place(command: Command) -> tuple[str, list[tuple[list[str], str, str
     for p in placements:
         if not isinstance(p, dict):
             raise IllegalMove("bad_command", "Each placement is a map {cards, piece, space}.")
+        refuse_unknown_fields(p, PLACEMENT_FIELDS, "A placement")
         cards, piece, space = p.get("cards"), p.get("piece"), p.get("space")
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise IllegalMove("bad_command", "A placement's 'cards' is a list of card ids.")

@@ -13,7 +13,26 @@ from service.games.gugong.moves import legal_moves
 from service.games.gugong.rules import decide, status
 from service.games.gugong.setup import MAX_PLAYERS, MIN_PLAYERS, initial
 from service.games.gugong.view import secrets, view
-from service.games.interface import Game
+from service.games.interface import Commands, Game
+
+# A field list is the union over every situation the command answers; each action's own
+# check then refuses a field that action does not take, with the same code.
+_ACTION_FIELDS = frozenset({"option", "pay_foreman", "units", "spot", "decree", "place", "move", "placements",
+                            "card", "location"})
+COMMANDS = Commands(player={
+    "exchange": frozenset({"card", "location", "payment", "discard", "pay_foreman"}),
+    "card_action": _ACTION_FIELDS,
+    "location_action": _ACTION_FIELDS,
+    "end_turn": frozenset(),
+    "travel": frozenset({"city"}),
+    "use_token": frozenset({"card", "location", "boat", "pay_foreman"}),
+    "intrigue_benefit": frozenset({"down", "die", "face"}),
+    "claim": frozenset({"reward", "unit"}),
+    "morning_decree": frozenset({"decree"}),
+    "exchange_tokens": frozenset({"tokens", "reward"}),
+    "decline": frozenset(),
+    "done": frozenset(),
+})
 
 GAME = Game(
     id="gugong",
@@ -28,6 +47,8 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
+    secret_options=frozenset({"draw_pile", "dice", "travel_tokens", "decrees"}),
     # Card faces, token kinds, decrees, the map and the board are public; only the order of
     # face-down stacks is secret, and that is not here.
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,

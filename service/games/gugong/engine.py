@@ -10,6 +10,7 @@ from typing import Any
 from service.games.gugong import board, data
 from service.games.gugong.events import evolve
 from service.games.interface import Command, Event, IllegalMove, State
+from service.games.preamble import refuse_unknown_fields
 
 
 class Ctx:
@@ -101,10 +102,9 @@ def move_intrigue(ctx: Ctx, seat: int, steps: int, reason: str) -> None:
 
 
 def only(cmd: Command, *keys: str) -> None:
-    """Refuse fields the command does not take, so that a mistyped field is never ignored."""
-    extra = sorted(k for k in cmd if k != "type" and k not in keys)
-    if extra:
-        raise IllegalMove("bad_command", f"Unexpected field(s) {extra}; this command takes {sorted(keys)}.")
+    """Refuse fields this use of the command does not take (the preamble knows only the union
+    over every use), with the preamble's code."""
+    refuse_unknown_fields(cmd, ("type", *keys), f"Command {cmd.get('type')!r} here")
 
 
 def field_str(cmd: Command, key: str, choices: Any = None) -> str:

@@ -84,26 +84,17 @@ STEPS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
     "final_scoring": scoring.run_final_scoring,
 }
 
-COMMANDS = {"exchange_tokens"} | {c for answers in PROMPTS.values() for c in answers}
 
 
 def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove("bad_command", "A command is an object with a string 'type'.")
+    # The shared preamble (service.games.preamble) has checked the command's shape, type and
+    # fields, and that the game is running.
     kind = command["type"]
-    if state["phase"] == "finished":
-        raise IllegalMove("game_over", "The game is over.")
     if seat is None:
-        if kind != "start":
-            raise IllegalMove("unknown_command", f"The system can only send 'start', not {kind!r}.")
-        if state["phase"] != "waiting":
-            raise IllegalMove("already_started", "The game has already started.")
         ctx = Ctx(state, rng)
         setup.start(ctx)
         advance(ctx)
         return ctx.events
-    if state["phase"] == "waiting":
-        raise IllegalMove("not_started", "The game has not started yet.")
     frame = prompt_for(state, seat)
     ctx = Ctx(state, rng)
     if kind == "exchange_tokens":
@@ -130,8 +121,6 @@ def prompt_for(state: State, seat: Any) -> dict[str, Any]:
 
 
 def _refusal(frame: dict[str, Any], kind: str) -> IllegalMove:
-    if kind not in COMMANDS:
-        return IllegalMove("unknown_command", f"Unknown command type {kind!r}.")
     if frame["kind"] == "token_limit":
         return IllegalMove("token_limit_pending", "You hold more than 6 travel tokens: exchange some first.")
     if frame["kind"] == "turn":

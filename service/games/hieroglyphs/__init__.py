@@ -9,7 +9,30 @@ from service.games.hieroglyphs.hidden import evaluate, redeal
 from service.games.hieroglyphs.moves import legal_moves
 from service.games.hieroglyphs.rules import decide, evolve, initial, status
 from service.games.hieroglyphs.view import secrets, view
-from service.games.interface import Game
+from service.games.interface import Commands, Game
+
+COMMANDS = Commands(
+    player={
+        "choose_base": frozenset({"base"}),
+        "pick_task": frozenset({"task"}),
+        "play_card": frozenset({"card", "claim"}),
+        "answer": frozenset({"choice"}),
+        "move": frozenset({"path"}),
+        "teleport": frozenset({"to"}),
+        "study": frozenset({"card"}),
+        "view_task": frozenset(),
+        "blast": frozenset({"block"}),
+        "minister_draw": frozenset({"from"}),
+        "minister_resolve": frozenset({"swaps"}),
+        "spy_swap": frozenset({"own_card", "target", "target_card"}),
+        "attach": frozenset({"card"}),
+        "detach": frozenset({"card"}),
+        "declare": frozenset({"order"}),
+        "end_turn": frozenset({"return"}),
+    },
+    # `timeout` answers a pending meaning claim for the claimer when his clock runs out.
+    system={"start": frozenset(), "timeout": frozenset()},
+)
 
 GAME = Game(
     id="hieroglyphs",
@@ -24,6 +47,8 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
+    secret_options=frozenset({"deck_order", "task_order", "claim_options", "content"}),
     # The board only: the content set's meanings are the answers to meaning claims.
     reference=lambda options, players: {"board": data.BOARD},
     redeal=redeal,

@@ -197,25 +197,13 @@ Decider = Callable[[State, int, Command, random.Random], list[Event]]
 
 
 def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove("bad_command", "a command is an object with a string 'type'")
+    # The shared preamble (service.games.preamble) has checked the command's shape, type and
+    # fields, and that the game is running.
     kind_ = command["type"]
-    if state["phase"] == "over":
-        raise IllegalMove("game_over", "the game is over")
-    if kind_ == "start":
-        if seat is not None:
-            raise IllegalMove("not_your_turn", "only the server starts a match")
-        if state["phase"] != "waiting":
-            raise IllegalMove("already_started", "the match has already started")
-        return _decide_start(state, rng)
-    if kind_ == "timeout" and seat is None:
-        return _decide_timeout(state)
-    handler = _DECIDERS.get(kind_)
-    if handler is None:
-        raise IllegalMove("unknown_command", f"there is no command {kind_!r} in Chinese Squared")
-    if state["phase"] == "waiting":
-        raise IllegalMove("not_started", "the match has not started yet")
-    if seat is None or seat not in status(state)["to_act"]:
+    if seat is None:
+        return _decide_start(state, rng) if kind_ == "start" else _decide_timeout(state)
+    handler = _DECIDERS[kind_]
+    if seat not in status(state)["to_act"]:
         raise IllegalMove("not_your_turn", "it is not your turn")
     return handler(state, seat, command, rng)
 

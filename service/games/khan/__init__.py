@@ -4,7 +4,7 @@ guide: docs/games/khan.md. Board, tiles, deck, special cards and bonuses are dat
 
 from typing import Any
 
-from service.games.interface import Game
+from service.games.interface import Commands, Game
 from service.games.khan import data
 from service.games.khan.hidden import evaluate, redeal
 from service.games.khan.moves import legal_moves
@@ -22,6 +22,16 @@ def reference(options: dict[str, Any], players: int) -> dict[str, Any]:
     }
 
 
+COMMANDS = Commands(player={
+    "invade": frozenset({"card", "cell"}),
+    "drive_out": frozenset({"ruler"}),
+    "conquer": frozenset({"tile", "cells"}),
+    "invade_of_choice": frozenset({"cell", "discard"}),
+    "pass": frozenset(),
+    "play_special": frozenset({"card", "region"}),
+    "consent": frozenset({"agree"}),
+})
+
 GAME = Game(
     id="khan",
     name="Khan",
@@ -35,6 +45,8 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
+    secret_options=frozenset({"deck_order"}),
     reference=reference,
     redeal=redeal,
     evaluate=evaluate,

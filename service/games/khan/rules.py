@@ -44,7 +44,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 OPTION_KEYS = ("deck_order", "start_player", "reshuffle", "board")
 ACTION_TYPES = ("invade", "drive_out", "conquer", "invade_of_choice")
-COMMAND_TYPES = (*ACTION_TYPES, "pass", "play_special", "consent", "start")
 
 
 # ---------------------------------------------------------------- setup (spec 4)
@@ -137,26 +136,14 @@ class _Turn:
 
 
 def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    if state["phase"] == "finished":
-        raise IllegalMove("game_over", "The game is over.")
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise IllegalMove("bad_command", "A command is a mapping with a string 'type'.")
+    # The shared preamble (service.games.preamble) has checked the command's shape, type and
+    # fields, and that the game is running.
     kind = command["type"]
-    if kind not in COMMAND_TYPES:
-        raise IllegalMove("unknown_command", f"Khan has no command {kind!r}.")
-    if kind == "start":
-        if seat is not None:
-            raise IllegalMove("not_your_turn", "Only the system starts the game.")
-        if state["phase"] != "waiting":
-            raise IllegalMove("already_started", "The game has already started.")
+    if seat is None:
         return _start(state, rng)
-    if state["phase"] == "waiting":
-        raise IllegalMove("not_your_turn", "The game has not started yet.")
     pending = state["pending"]
     if pending is not None and not (kind == "consent" and seat == pending["ask"][0]):
         raise IllegalMove("consent_pending", f"Waiting for seat {pending['ask'][0]} to answer a conquest request.")
-    if seat is None:
-        raise IllegalMove("not_your_turn", "The system only starts the game.")
     if kind == "consent":
         if pending is None:
             if seat != state["current"]:

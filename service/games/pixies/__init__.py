@@ -5,7 +5,7 @@ Rules: ../shared/rules/pixies.md; player docs: docs/games/pixies.md.
 
 from typing import Any
 
-from service.games.interface import Game
+from service.games.interface import Commands, Game
 from service.games.pixies import data
 from service.games.pixies.hidden import evaluate, redeal
 from service.games.pixies.moves import legal_moves
@@ -18,6 +18,8 @@ _REFERENCE: dict[str, Any] = {
     "rounds": data.ROUNDS,
     "zone_multiplier_by_round": [data.ZONE_MULTIPLIER[r] for r in range(1, data.ROUNDS + 1)],
 }
+
+COMMANDS = Commands(player={"take_card": frozenset({"card", "keep", "target_cell"})})
 
 GAME = Game(
     id="pixies",
@@ -32,6 +34,8 @@ GAME = Game(
     legal_moves=legal_moves,
     status=status,
     secrets=secrets,
+    commands=COMMANDS,
+    secret_options=frozenset({"deck_orders"}),
     reference=lambda options, players: _REFERENCE,
     redeal=redeal,
     evaluate=evaluate,

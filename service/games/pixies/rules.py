@@ -33,7 +33,6 @@ from service.games.pixies.data import (
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 OPTION_KEYS = ("deck_orders", "first_player")
-COMMAND_FIELDS = {"type", "card", "keep", "target_cell"}
 KEEP_CHOICES = ("existing", "new")
 
 
@@ -147,9 +146,6 @@ def _take_card(state: State, seat: int, command: Command, rng: random.Random) ->
     card = command.get("card")
     if not isinstance(card, str) or card not in state["market"]:
         raise IllegalMove("card_not_in_market", f"{card!r} is not in the market {state['market']}.")
-    extra = sorted(str(k) for k in command if k not in COMMAND_FIELDS)
-    if extra:
-        raise IllegalMove("invalid_parameter", f"take_card has no field(s) {', '.join(extra)}.")
     keep = command.get("keep")
     target = command.get("target_cell")
     if keep is not None and keep not in KEEP_CHOICES:
@@ -296,20 +292,11 @@ def game_result(totals: list[int]) -> dict[str, Any]:
 
 
 def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    if state["phase"] == "game_over":
-        # The spec (T07, T15) names this refusal WRONG_PHASE: the game-over phase accepts nothing.
-        raise IllegalMove("wrong_phase", "The game is over; no command is accepted.")
-    kind = command.get("type") if isinstance(command, dict) else None
-    if not isinstance(kind, str):
-        raise IllegalMove("bad_command", "A command is a map with a string 'type'.")
+    # The shared preamble (service.games.preamble) has refused what no game accepts: after the
+    # end (the spec's T07/T15 WRONG_PHASE is `game_over` on every game), before the start,
+    # unknown commands and fields. What comes here is `start` from the system or `take_card`.
     if seat is None:
-        if kind != "start":
-            raise IllegalMove("unknown_command", f"The system has no command {kind!r}; it sends only 'start'.")
-        if state["phase"] != "waiting":
-            raise IllegalMove("wrong_phase", "The game has already started.")
         return _start(state, rng)
-    if kind != "take_card":
-        raise IllegalMove("unknown_command", f"Unknown command {kind!r}; a player's only command is 'take_card'.")
     if state["phase"] != "drafting":
         raise IllegalMove("wrong_phase", "Cards are taken only while a round is being drafted.")
     if seat != to_act(state):

@@ -310,7 +310,7 @@ def test_an_empty_hand_passes():
 def test_turn_and_phase_codes():
     s = position(hands={A: ["green-01", "red-01", "orange-01"]}, houses={"han1": B})
     rejects(s, B, exchange(s["hands"][B][0], 0), "not_your_turn")
-    rejects(s, None, exchange("green-01", 0), "not_your_turn")
+    rejects(s, None, exchange("green-01", 0), "unknown_command")  # the system sends only start
     rejects(s, A, take(0), "wrong_phase")
     rejects(s, A, {"type": "dance"}, "unknown_command")
     rejects(s, A, {"type": 3}, "bad_command")

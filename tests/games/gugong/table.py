@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from service.games.gugong import data, rules
+from service.games.gugong import GAME, data, rules
 from service.games.gugong.engine import Ctx
 from service.games.gugong.events import evolve
 from service.games.interface import Command, Event, IllegalMove, State
@@ -46,7 +46,7 @@ def fold(state: State, events: list[Event]) -> State:
 def started(players: int = 2, seed: int = 0, **options: Any) -> State:
     opts = {"start_player": 0, **options}
     s = rules.setup.initial(opts, players)
-    return fold(s, rules.decide(s, None, {"type": "start"}, random.Random(seed)))
+    return fold(s, GAME.decide(s, None, {"type": "start"}, random.Random(seed)))
 
 
 def at_turn(s: State, seat: int) -> State:
@@ -73,11 +73,11 @@ def empty_hands(s: State) -> State:
 
 
 def play(s: State, seat: int, cmd: Command, seed: int = 0) -> State:
-    return fold(s, rules.decide(s, seat, cmd, random.Random(seed)))
+    return fold(s, GAME.decide(s, seat, cmd, random.Random(seed)))
 
 
 def events(s: State, seat: int, cmd: Command, seed: int = 0) -> tuple[State, list[Event]]:
-    evs = rules.decide(s, seat, cmd, random.Random(seed))
+    evs = GAME.decide(s, seat, cmd, random.Random(seed))
     return fold(s, evs), evs
 
 
@@ -87,7 +87,7 @@ def kinds(evs: list[Event]) -> list[str]:
 
 def refused(s: State, seat: int | None, cmd: Command) -> str:
     with pytest.raises(IllegalMove) as err:
-        rules.decide(s, seat, cmd, random.Random(0))
+        GAME.decide(s, seat, cmd, random.Random(0))
     return err.value.code
 
 

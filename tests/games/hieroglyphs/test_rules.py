@@ -58,7 +58,7 @@ def test_random_task_selection_deals_the_top_tasks_in_seat_order():
 def test_commands_before_the_start_and_a_second_start_are_refused():
     s = GAME.initial({}, 2)
     rejected(s, A, {"type": "choose_base", "base": "SPY"}, "not_started")
-    rejected(s, A, {"type": "start"}, "not_your_turn")
+    rejected(s, A, {"type": "start"}, "system_only")
     s = run(s, None, {"type": "start"}, seed=3)
     rejected(s, None, {"type": "start"}, "already_started")
 
@@ -428,6 +428,6 @@ def test_the_system_times_out_a_pending_claim():
                 hands={A: ["火#1", "油#1", "湖#1", "半#1"]}, coins={A: 1})
     rejected(s, None, {"type": "timeout"}, "nothing_to_time_out")
     s = run(s, A, {"type": "play_card", "card": "火#1", "claim": True})
-    rejected(s, A, {"type": "timeout"}, "unknown_command")
+    rejected(s, A, {"type": "timeout"}, "system_only")
     s = run(s, None, {"type": "timeout"})
     assert s["coins"][A] == 1 and s["phase"] == "move" and s["turn"]["claim"]["choice"] is None

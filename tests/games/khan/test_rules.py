@@ -11,6 +11,7 @@ from service.games.interface import IllegalMove, fold
 from service.games.khan import GAME
 from service.games.khan.data import CARD_IDS, CARDS, TILES
 from service.games.khan.scoring import areas, score
+from service.games.playout import playout
 
 from .helpers import (
     BOARD,
@@ -208,7 +209,7 @@ def test_wrong_step_and_turn_errors():
     rejects(s, 0, {"type": "play_special", "card": "high_morale"}, "wrong_step")
     rejects(s, 0, {"type": "consent", "agree": True}, "wrong_step")
     rejects(s, 1, {"type": "pass"}, "not_your_turn")
-    rejects(s, None, {"type": "pass"}, "not_your_turn")
+    rejects(s, None, {"type": "pass"}, "unknown_command")  # the system sends only start
     rejects(s, None, {"type": "start"}, "already_started")
 
 
@@ -425,9 +426,12 @@ def test_malformed_commands(command, code):
 
 def test_not_started_and_game_over():
     s = GAME.initial({}, 2)
-    rejects(s, 0, {"type": "pass"}, "not_your_turn")
-    s["phase"] = "finished"
+    rejects(s, 0, {"type": "pass"}, "not_started")
+    for step in playout(GAME, 2, "khan-over"):
+        s = step.after
+    assert GAME.status(s)["finished"]
     rejects(s, None, {"type": "start"}, "game_over")
+    rejects(s, 0, {"type": "pass"}, "game_over")
 
 
 def test_every_card_id_names_its_ruler_and_background():

@@ -10,8 +10,9 @@ import random
 from typing import Any
 
 from service.games.interface import Event, State
+from service.games.pixies import GAME
 from service.games.pixies.data import CARD_IDS
-from service.games.pixies.rules import decide, evolve, initial, pick_order
+from service.games.pixies.rules import evolve, initial, pick_order
 
 
 def area(notation: str) -> list[dict[str, str | None]]:
@@ -41,7 +42,7 @@ def fold(state: State, events: list[Event]) -> State:
 
 def started(players: int, options: dict[str, Any] | None = None, seed: int = 0) -> State:
     state = initial(dict(options or {}), players)
-    return fold(state, decide(state, None, {"type": "start"}, random.Random(seed)))
+    return fold(state, GAME.decide(state, None, {"type": "start"}, random.Random(seed)))
 
 
 def table(
@@ -78,7 +79,7 @@ def table(
 
 
 def take(state: State, seat: int, card: str, seed: int = 0, **choice: Any) -> tuple[list[Event], State]:
-    events = decide(state, seat, {"type": "take_card", "card": card, **choice}, random.Random(seed))
+    events = GAME.decide(state, seat, {"type": "take_card", "card": card, **choice}, random.Random(seed))
     return events, fold(state, events)
 
 

@@ -9,7 +9,7 @@ import pytest
 from service.games.interface import IllegalMove
 from service.games.pixies import GAME
 from service.games.pixies.data import CARD_IDS
-from service.games.pixies.rules import decide, score_area
+from service.games.pixies.rules import score_area
 from service.games.playout import playout
 
 from .table import area, fold, started, table, take, types
@@ -37,7 +37,7 @@ def pick_seats_by_turn(players: int, first: int, turns: int) -> dict[int, list[i
         seat = seat_to_act(state)
         seen.setdefault(state["turn"], []).append(seat)
         move = GAME.legal_moves(state, seat)[0]
-        state = fold(state, decide(state, seat, move, random.Random(0)))
+        state = fold(state, GAME.decide(state, seat, move, random.Random(0)))
     return {t: seen[t] for t in range(1, turns + 1)}
 
 
@@ -58,7 +58,7 @@ def test_t10_market_size_by_player_count(players, size):
     assert len(state["market"]) == size and len(state["deck"]) == 70 - size
     while state["turn"] == 1:
         seat = seat_to_act(state)
-        state = fold(state, decide(state, seat, GAME.legal_moves(state, seat)[0], random.Random(1)))
+        state = fold(state, GAME.decide(state, seat, GAME.legal_moves(state, seat)[0], random.Random(1)))
     assert len(state["market"]) == size and len(state["deck"]) == 70 - 2 * size
     assert GAME.view(state, None)["deck_count"] == 70 - 2 * size
 
@@ -162,7 +162,7 @@ def test_t14_five_player_deck_exhaustion_ends_the_round_after_turn_14():
     while True:
         seat = seat_to_act(state)
         move = min(GAME.legal_moves(state, seat), key=lambda m: (_occupied_after(state, seat, m), str(m)))
-        events = decide(state, seat, move, random.Random(0))
+        events = GAME.decide(state, seat, move, random.Random(0))
         picks += 1
         assert "area_filled" not in types(events)
         if "round_scored" in types(events):
@@ -179,7 +179,7 @@ def test_t14_five_player_deck_exhaustion_ends_the_round_after_turn_14():
 
 
 def _occupied_after(state, seat, move):
-    taken = decide(state, seat, move, random.Random(0))[0]
+    taken = GAME.decide(state, seat, move, random.Random(0))[0]
     grid = fold(state, [taken])["areas"][seat]
     return sum(1 for c in grid if c["up"] or c["down"])
 
@@ -228,8 +228,9 @@ def test_t15_round_transition_and_game_end():
     seat = 0
     for command in ({"type": "take_card", "card": "B01"}, {"type": "start"}):
         with pytest.raises(IllegalMove) as err:
-            decide(final, seat, command, random.Random(0))
-        assert err.value.code == "wrong_phase"
+            GAME.decide(final, seat, command, random.Random(0))
+        # the spec's WRONG_PHASE after the end is game_over, as in every game (SPEC 7.2)
+        assert err.value.code == "game_over"
     with pytest.raises(IllegalMove) as err:
-        decide(final, None, {"type": "start"}, random.Random(0))
-    assert err.value.code == "wrong_phase"
+        GAME.decide(final, None, {"type": "start"}, random.Random(0))
+    assert err.value.code == "game_over"

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from service.games.interface import IllegalMove
-from service.games.pixies.rules import decide, score_area
+from service.games.pixies import GAME
+from service.games.pixies.rules import score_area
 
 from .table import area, fold, table, take
 
@@ -17,7 +18,7 @@ EMPTY = "[. . . | . . . | . . .]"
 def refused(state, seat, code, **command):
     before = dict(state)
     with pytest.raises(IllegalMove) as err:
-        decide(state, seat, {"type": "take_card", **command}, random.Random(0))
+        GAME.decide(state, seat, {"type": "take_card", **command}, random.Random(0))
     assert err.value.code == code, err.value.message
     assert state == before  # a rejected action leaves the state unchanged
     return err.value
@@ -91,7 +92,8 @@ def test_t06_face_down_card_needs_a_cell_with_no_card_at_all():
 
 def test_t07_turn_market_and_phase_checks():
     """T07: P2 active with market [G02, R16]; P1 is refused, an absent card is refused, and no
-    card is taken while a round is being scored or after the end (both wrong_phase)."""
+    card is taken while a round is being scored (wrong_phase) or after the end (game_over, as in
+    every game: SPEC 7.2)."""
     state = table(3, market=["G02", "R16"], first=0, picks_made=1)
     refused(state, 0, "not_your_turn", card="G02")
     refused(state, 1, "card_not_in_market", card="B01")
@@ -109,7 +111,7 @@ def test_t07_turn_market_and_phase_checks():
     refused(scoring, 0, "wrong_phase", card="G02")
 
     over = {**state, "phase": "game_over"}
-    refused(over, 1, "wrong_phase", card="G02")
+    refused(over, 1, "game_over", card="G02")  # every game's code after the end (SPEC 7.2)
 
 
 def test_validation_order_card_is_checked_before_parameters():
@@ -117,7 +119,7 @@ def test_validation_order_card_is_checked_before_parameters():
     state = table(3, market=["R16", "G02", "B13"], areas={0: "[. . . | . . . | . . B15]"})
     refused(state, 0, "card_not_in_market", card="B01", keep="top")
     refused(state, 0, "invalid_parameter", card="G02", keep="top")
-    refused(state, 0, "invalid_parameter", card="G02", colour="red")
+    refused(state, 0, "unknown_field", card="G02", colour="red")
 
 
 def test_empty_cell_allows_no_face_down_choice_even_when_it_is_the_only_empty_cell():

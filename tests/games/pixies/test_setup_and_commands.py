@@ -13,7 +13,7 @@ import pytest
 from service.games.interface import IllegalMove
 from service.games.pixies import GAME
 from service.games.pixies.data import CARDS, DECK
-from service.games.pixies.rules import decide, evolve, initial
+from service.games.pixies.rules import evolve, initial
 from service.games.playout import playout
 
 from .table import fold, started, table, take, types
@@ -80,15 +80,15 @@ def test_before_start_the_game_waits_and_refuses_cards():
     state = initial({}, 4)
     assert GAME.status(state) == {"phase": "waiting", "to_act": [], "finished": False, "result": None}
     with pytest.raises(IllegalMove) as err:
-        decide(state, 0, {"type": "take_card", "card": "B01"}, random.Random(0))
-    assert err.value.code == "wrong_phase"
+        GAME.decide(state, 0, {"type": "take_card", "card": "B01"}, random.Random(0))
+    assert err.value.code == "not_started"
     assert GAME.legal_moves(state, 0) == []
 
 
 def test_start_chooses_the_first_player_at_random_and_reveals_the_first_market():
     firsts = set()
     for seed in range(30):
-        events = decide(initial({}, 4), None, {"type": "start"}, random.Random(seed))
+        events = GAME.decide(initial({}, 4), None, {"type": "start"}, random.Random(seed))
         assert types(events) == ["game_started", "round_started", "market_revealed"]
         first = events[0]["first_player"]
         assert events[1] == {"type": "round_started", "round": 1, "first_player": first}
@@ -100,8 +100,8 @@ def test_start_chooses_the_first_player_at_random_and_reveals_the_first_market()
 def test_a_second_start_is_refused():
     state = started(3)
     with pytest.raises(IllegalMove) as err:
-        decide(state, None, {"type": "start"}, random.Random(0))
-    assert err.value.code == "wrong_phase"
+        GAME.decide(state, None, {"type": "start"}, random.Random(0))
+    assert err.value.code == "already_started"
 
 
 def test_first_player_and_deck_orders_fix_chance_whatever_the_rng():
@@ -141,36 +141,36 @@ def test_evolve_refuses_a_reveal_the_deck_cannot_give():
     ({}, "bad_command"),
     ({"type": 7}, "bad_command"),
     ({"type": None}, "bad_command"),
-    ({"type": "start"}, "unknown_command"),
+    ({"type": "start"}, "system_only"),
     ({"type": "pass"}, "unknown_command"),
     ({"type": "take_card", "card": "B13", "keep": {"x": 1}}, "invalid_parameter"),
     ({"type": "take_card", "card": "B13", "target_cell": -999}, "invalid_parameter"),
     ({"type": "take_card", "card": "B13", "target_cell": "3"}, "invalid_parameter"),
-    ({"type": "take_card", "card": "B13", "extra": 1}, "invalid_parameter"),
+    ({"type": "take_card", "card": "B13", "extra": 1}, "unknown_field"),
     ({"type": "take_card", "card": None}, "card_not_in_market"),
     ({"type": "take_card", "card": -999}, "card_not_in_market"),
 ])
 def test_junk_commands_have_stable_codes(command, code):
     state = table(3, market=["B13", "G02", "R16"])
     with pytest.raises(IllegalMove) as err:
-        decide(state, 0, command, random.Random(0))
+        GAME.decide(state, 0, command, random.Random(0))
     assert err.value.code == code and err.value.message
 
 
 def test_system_commands_other_than_start_and_seats_out_of_range_are_refused():
     state = table(3, market=["B13", "G02", "R16"])
     with pytest.raises(IllegalMove) as err:
-        decide(state, None, {"type": "take_card", "card": "B13"}, random.Random(0))
+        GAME.decide(state, None, {"type": "take_card", "card": "B13"}, random.Random(0))
     assert err.value.code == "unknown_command"
     for seat in (3, -1, 99):
         with pytest.raises(IllegalMove) as err:
-            decide(state, seat, {"type": "take_card", "card": "B13"}, random.Random(0))
+            GAME.decide(state, seat, {"type": "take_card", "card": "B13"}, random.Random(0))
         assert err.value.code == "not_your_turn"
 
 
 def test_an_absent_choice_may_be_sent_as_null():
     state = table(3, market=["B13", "G02", "R16"])
-    events = decide(state, 0, {"type": "take_card", "card": "B13", "keep": None, "target_cell": None}, random.Random(0))
+    events = GAME.decide(state, 0, {"type": "take_card", "card": "B13", "keep": None, "target_cell": None}, random.Random(0))
     assert events[0]["placement"] == "face_up"
 
 
@@ -191,13 +191,13 @@ def test_legal_moves_list_every_card_with_every_choice_and_nothing_else():
         {"type": "take_card", "card": "Y09"},
     ]
     for move in GAME.legal_moves(state, 0):
-        decide(state, 0, move, random.Random(0))
+        GAME.decide(state, 0, move, random.Random(0))
     # and nothing outside the list is accepted
     accepted = []
     for card in state["market"]:
         for extra in [{}, *({"keep": k} for k in ("existing", "new")), *({"target_cell": n} for n in range(1, 10))]:
             try:
-                decide(state, 0, {"type": "take_card", "card": card, **extra}, random.Random(0))
+                GAME.decide(state, 0, {"type": "take_card", "card": card, **extra}, random.Random(0))
                 accepted.append({"type": "take_card", "card": card, **extra})
             except IllegalMove:
                 pass

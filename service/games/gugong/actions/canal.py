@@ -13,6 +13,7 @@ from typing import Any
 from service.games.gugong import board, data
 from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push, score
 from service.games.interface import Command, IllegalMove, State
+from service.games.preamble import refuse_unknown_fields
 
 CAPACITY = data.BOARD["boat_capacity"]
 OPTION_B = data.BOARD["canal_option_b"]
@@ -107,7 +108,7 @@ def placement_targets(s: State, seat: int) -> list[str]:
 def _placement(raw: Any) -> tuple[str, str]:
     if not isinstance(raw, dict):
         raise IllegalMove("bad_command", "A placement is an object {boat: 'A2', unit: 'cube'|'foreman'}.")
-    only(raw, "boat", "unit")
+    refuse_unknown_fields(raw, ("boat", "unit"), "A placement")
     unit = raw.get("unit", "cube")
     if unit not in board.UNITS:
         raise IllegalMove("bad_command", "A placement's unit must be 'cube' or 'foreman'.")
