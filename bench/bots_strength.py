@@ -5,10 +5,12 @@ Wilson 95% confidence intervals; asserts nothing.
 Each match seats one ISMCTS bot and fills the other seats with the opponent; the ISMCTS seat
 rotates over the matches. A shared first place counts as half a win in 2-player games and
 as a win otherwise (reported separately as `ties`). The ISMCTS budget is a time per move
-(`--ms`, target 200) with a high iteration cap, so its figures depend on the machine's load.
+(`--ms`, target 200) with a high iteration cap, counted in the bot's own CPU time by default
+(`--clock cpu`), so that other jobs on a shared machine do not shrink the search; `--clock wall`
+counts wall time instead.
 
     .venv/bin/python bench/bots_strength.py --matches 10 --ms 200 [--games pixies,khan]
-        [--players min|max|both] [--opponents random,greedy] [--jobs 2]
+        [--players min|max|both] [--opponents random,greedy] [--jobs 2] [--clock cpu|wall]
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ class Outcome:
     iterations: int
 
 
-def one_match(game_id: str, players: int, opponent: str, index: int, ms: int) -> Outcome:
+def one_match(game_id: str, players: int, opponent: str, index: int, ms: int, cpu: bool) -> Outcome:
     game = get_game(game_id)
     me = index % players
     seed = f"strength-{game_id}-{players}-{opponent}-{index}"
@@ -52,7 +54,7 @@ def one_match(game_id: str, players: int, opponent: str, index: int, ms: int) ->
         rng = bot_rng(seed, seq, seat)
         if seat == me:
             t = time.perf_counter()
-            choice = search(game, state, seat, players, rng, Budget(100_000, ms / 1000))
+            choice = search(game, state, seat, players, rng, Budget(100_000, ms / 1000, cpu))
             spent += time.perf_counter() - t
             moves += 1
             iterations += choice.iterations
@@ -87,6 +89,7 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=10)
     ap.add_argument("--ms", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = ap.parse_args()
     cells = []
     for gid in args.games.split(","):
@@ -95,11 +98,11 @@ def main() -> None:
         for n in counts:
             for opponent in args.opponents.split(","):
                 cells.append((gid, n, opponent))
-    print(f"ISMCTS at {args.ms} ms/move, {args.matches} matches per cell, {args.jobs} job(s)")
+    print(f"ISMCTS at {args.ms} ms/move ({args.clock} time), {args.matches} matches per cell, {args.jobs} job(s)")
     print(f"{'game':12} {'pl':>2} {'vs':7} {'wins':>6} {'rate':>6} {'95% CI':>13} {'ties':>4} {'iter/move':>9} {'ms/move':>7}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for gid, n, opponent in cells:
-            outcomes = list(pool.map(one_match, *zip(*[(gid, n, opponent, i, args.ms) for i in range(args.matches)], strict=True)))
+            outcomes = list(pool.map(one_match, *zip(*[(gid, n, opponent, i, args.ms, args.clock == "cpu") for i in range(args.matches)], strict=True)))
             wins = sum(o.won for o in outcomes)
             lo, hi = wilson(wins, len(outcomes))
             moves = sum(o.bot_moves for o in outcomes) or 1

@@ -22,8 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--log-level", default="warning")
     Limits.add_arguments(serve)
 
-    bot = sub.add_parser("bot", help="create a match on a running server and play it with random bots")
+    bot = sub.add_parser("bot", help="create a match on a running server and play it with bots "
+                         "(random SDK bots, or the server's bots of a --strength)")
     bot.add_argument("--game", default="pixies")
+    bot.add_argument("--strength", type=int, default=None,
+                     help="0 random, 1 greedy, 2-5 ISMCTS: the server's bots play --seats (default all)")
+    bot.add_argument("--seats", default=None, help="with --strength: comma-separated seats for the server's bots")
     bot.add_argument("--players", type=int, default=3)
     bot.add_argument("--url", default="http://127.0.0.1:8000")
     bot.add_argument("--seed", type=int, default=0)
@@ -41,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bot":
         from clients.python.bot import run_match
 
-        asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet))
+        seats = None if args.seats is None else [int(x) for x in args.seats.split(",") if x.strip()]
+        asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet,
+                              strength=args.strength, bot_seats=seats))
         return 0
     from clients.python.replay import run_replay
 

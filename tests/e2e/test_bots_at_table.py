@@ -5,6 +5,9 @@ match finishes. Budgets are tiny (strengths 0-2) so this stays fast."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import httpx
 import pytest
 
@@ -81,3 +84,12 @@ def test_bots_and_absent_are_validated(server):
     for extra in bad:
         r = httpx.post(server.url + "/api/matches", json={"game": "pixies", "players": 2, **extra})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field", extra
+
+
+def test_the_command_line_bot_plays_with_server_bots_of_a_strength(server):
+    """`teahouse bot --strength N --seats 1`: the server's bot plays seat 1, the SDK seat 0."""
+    out = subprocess.run([sys.executable, "-m", "service.cli", "bot", "--game", "pixies", "--players", "2",
+                          "--strength", "1", "--seats", "1", "--url", server.url],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    assert "finished after" in out
+    assert "seat 1 (server bot, strength 1)" in out and "seat 0:" in out
