@@ -25,7 +25,8 @@ import _support as S  # noqa: F401 - puts the repository on sys.path
 from protocol import messages
 from protocol.codec import encode
 from protocol.patch import diff
-from service.games import GAMES, fold, get_game
+from protocol.v2 import KeyTable, compact_patch
+from service.games import GAMES, enable_bench_games, fold, get_game
 from service.games.playout import playout
 
 MATCH = "bench-match-id"  # 14 characters, like a real match id (token_urlsafe(9) = 12)
@@ -35,6 +36,7 @@ def measure(game_id: str, players: int, playouts: int, budget: float) -> dict:
     game = get_game(game_id)
     logs: list[list[dict]] = []
     patch_bytes: dict[str, list[int]] = {}
+    v2_bytes: dict[str, list[int]] = {}
     full_bytes: dict[str, list[int]] = {}
     project_s: list[float] = []
     diff_s: list[float] = []
@@ -42,6 +44,7 @@ def measure(game_id: str, players: int, playouts: int, budget: float) -> dict:
     for k in range(playouts):
         events: list[dict] = []
         docs: dict[int | None, dict] = {}
+        tables: dict[int | None, KeyTable] = {}
         for step in playout(game, players, f"fold-{game_id}-{players}-{k}"):
             events += step.events
             commits += 1
@@ -54,9 +57,15 @@ def measure(game_id: str, players: int, playouts: int, budget: float) -> dict:
                     t_diff = time.perf_counter()
                     ops = diff(prev, doc)
                     diff_s.append(time.perf_counter() - t_diff)
-                    pb = encode(messages.patch(MATCH, step.seq, ops), "msgpack")
+                    message = messages.patch(MATCH, step.seq, ops)
+                    pb = encode(message, "msgpack")
                     project_s.append(time.perf_counter() - t)
                     patch_bytes.setdefault(name, []).append(len(pb))
+                    v2 = encode(compact_patch(1, step.seq, message, tables[audience]), "v2.msgpack")
+                    v2_bytes.setdefault(name, []).append(len(v2))
+                else:
+                    tables[audience] = KeyTable()
+                    tables[audience].learn(doc)
                 full_bytes.setdefault(name, []).append(len(encode(messages.view(MATCH, step.seq, audience, doc),
                                                                   "msgpack")))
                 docs[audience] = doc
@@ -75,6 +84,7 @@ def measure(game_id: str, players: int, playouts: int, budget: float) -> dict:
     return {
         "commits": commits / playouts, "events": sum(map(len, logs)) / playouts, "speed": speed,
         "patch": {a: statistics.median(v) for a, v in patch_bytes.items()},
+        "v2": {a: statistics.median(v) for a, v in v2_bytes.items()},
         "patch90": {a: S.percentile(v, 90) for a, v in patch_bytes.items()},
         "full": {a: statistics.median(v) for a, v in full_bytes.items()},
         "project_us": statistics.median(project_s) * 1e6 if project_s else float("nan"),
@@ -89,11 +99,12 @@ def main() -> None:
                     help="seats per match (default: 4, clamped to each game's range)")
     ap.add_argument("--budget", type=float, default=1.0, help="seconds of re-folding per game (default 1)")
     args = ap.parse_args()
-    print(f"platform_fold: games {', '.join(GAMES)}; {args.playouts} random playouts each; machine: {S.machine()}")
+    games = [*GAMES, *enable_bench_games()]  # and the unlisted benchmark game handcards
+    print(f"platform_fold: games {', '.join(games)}; {args.playouts} random playouts each; machine: {S.machine()}")
     print(f"{'game':<12} {'seats':>5} {'commits':>7} {'events':>7} {'fold events/s':>14} "
           f"{'audience':<9} {'patch B p50':>11} {'p90':>6} {'full view B':>11} {'patch/full':>10} "
-          f"{'view+diff+enc us':>16} {'of it diff us':>13}")
-    for game_id in GAMES:
+          f"{'v2 patch B':>10} {'view+diff+enc us':>16} {'of it diff us':>13}")
+    for game_id in games:
         game = get_game(game_id)
         players = max(game.min_players, min(game.max_players, args.players or 4))
         try:
@@ -107,10 +118,11 @@ def main() -> None:
             p, f = r["patch"][audience], r["full"][audience]
             tail = f"{r['project_us']:>16.0f} {r['diff_us']:>13.0f}" if i == 0 else ""
             print(f"{head} {audience:<9} {p:>11.0f} {r['patch90'][audience]:>6.0f} {f:>11.0f} "
-                  f"{p / f:>10.1%} {tail}")
+                  f"{p / f:>10.1%} {r['v2'][audience]:>10.0f} {tail}")
     print("commits/events: per playout (mean). fold events/s: best of 5 rounds re-folding every playout's "
           "events from initial. patch/full view B: median msgpack bytes of the whole "
-          "`patch` / `view` message over every commit; 'seat' pools all seats. view+diff+enc us: median "
+          "`patch` / `view` message over every commit; 'seat' pools all seats. v2 patch B: median bytes "
+          "of the same patch in protocol v2 (SPEC §12). view+diff+enc us: median "
           "time per commit and audience to build the document, diff it and encode the patch; "
           "'of it diff us': protocol.patch.diff alone.")
 

@@ -10,16 +10,20 @@ import orjson
 from protocol.errors import ProtocolError
 
 
-def encode(message: dict[str, Any], encoding: str) -> bytes:
-    if encoding == "msgpack":
+def encode(message: Any, encoding: str) -> bytes:
+    """`encoding` is a wire name: msgpack or json, prefixed `v2.` for protocol v2 (whose
+    compact values have integer map keys: JSON writes them as decimal strings)."""
+    if encoding.endswith("msgpack"):
         return msgpack.packb(message, use_bin_type=True)
-    return orjson.dumps(message)
+    if encoding == "json":
+        return orjson.dumps(message)
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
 
 
 def decode(frame: bytes | str, encoding: str) -> Any:
     """Decode one frame; raise ProtocolError("bad_frame") if it is not a valid document."""
     try:
-        if encoding == "msgpack":
+        if encoding.endswith("msgpack"):
             if isinstance(frame, str):
                 raise ProtocolError("bad_frame", "this connection speaks msgpack: send binary frames")
             return msgpack.unpackb(frame, raw=False, strict_map_key=False)
@@ -27,4 +31,4 @@ def decode(frame: bytes | str, encoding: str) -> Any:
     except ProtocolError:
         raise
     except Exception as exc:  # the decoders raise several unrelated types on junk
-        raise ProtocolError("bad_frame", f"the frame is not valid {encoding}: {type(exc).__name__}") from None
+        raise ProtocolError("bad_frame", f"the frame is not valid {encoding.rpartition('.')[2]}: {type(exc).__name__}") from None

@@ -32,6 +32,10 @@ def diff(old: Any, new: Any) -> list[Op]:
 
 
 def _same(a: Any, b: Any) -> bool:
+    # Identity first: views built copy-on-write share every unchanged subtree with the
+    # previous view, so most of a document is settled here without looking inside.
+    if a is b:
+        return True
     # bool is an int in Python: True == 1, but they encode differently, at any depth
     # ([True] == [1] too). For containers, == (in C) rules out most differences and the
     # msgpack bytes (also in C) catch the rest; a walk in Python per level would cost more

@@ -215,7 +215,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        await serve_session(ws, lobby(), chosen.encoding)
+        await serve_session(ws, lobby(), chosen.wire)
 
     routes = [
         Route("/health", health),
@@ -263,7 +263,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
             closing.set_result((code, reason))
 
     session = Session(lobby, encoding, on_cut)
-    binary = session.encoding == "msgpack"
+    binary = session.encoding.endswith("msgpack")
 
     async def writer() -> None:
         while True:

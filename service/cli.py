@@ -20,6 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--store", default=DEFAULT_URL,
                        help="sqlite:PATH (default: sqlite:teahouse-data) or redis://HOST:PORT/DB")
     serve.add_argument("--log-level", default="warning")
+    serve.add_argument("--bench-games", action="store_true",
+                       help="also play the unlisted benchmark games of bench/games (e.g. handcards)")
     Limits.add_arguments(serve)
 
     bot = sub.add_parser("bot", help="create a match on a running server and play it with bots "
@@ -55,7 +57,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
+
+    if args.bench_games:
+        os.environ["TEAHOUSE_BENCH_GAMES"] = "1"  # for worker processes, which import the registry anew
+        from service.games import enable_bench_games
+
+        enable_bench_games()
 
     from service.app import create_app
 

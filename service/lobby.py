@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
-from service.games import GAMES, IllegalMove, get_game
+from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import new_seed, seed_commitment
 from service.runtime import MatchRuntime
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
@@ -95,7 +95,7 @@ class Lobby:
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
                      absent: Any = "bot", bots: Any = None) -> MatchRecord:
-        if not isinstance(game_id, str) or game_id not in GAMES:
+        if not isinstance(game_id, str) or not playable(game_id):
             raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):

@@ -6,6 +6,10 @@ previous document and encoded at most once per wire encoding; every connection o
 audience receives the same bytes. A document is {"view": game.view(...), "status": ...};
 because patches are taken between two already-filtered views, a patch cannot carry what the
 view hides.
+
+Protocol v2 (protocol/v2.py) sends the same patches in a compact form that names map keys by
+their index in the audience's key table; the table is kept here, per audience, and grows as
+patches intern new keys, so the compact form too is built once per commit and audience.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from protocol import messages
 from protocol.codec import encode
 from protocol.patch import diff
+from protocol.v2 import KeyTable, compact_patch
 from service.games import Game
 
 Audience = int | None
@@ -24,23 +29,26 @@ RECENT = 256
 
 
 class Frame:
-    """One message, encoded lazily and at most once per encoding."""
+    """One message, encoded lazily and at most once per wire encoding (msgpack, json,
+    v2.msgpack, v2.json). `v2` is the message's protocol v2 form where it differs from v1."""
 
-    __slots__ = ("message", "_bytes")
+    __slots__ = ("message", "v2", "_bytes")
 
-    def __init__(self, message: dict[str, Any]) -> None:
+    def __init__(self, message: dict[str, Any], v2: Any = None) -> None:
         self.message = message
+        self.v2 = v2
         self._bytes: dict[str, bytes] = {}
 
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
         if data is None:
-            data = self._bytes[encoding] = encode(self.message, encoding)
+            v2 = self.v2 is not None and encoding.startswith("v2.")
+            data = self._bytes[encoding] = encode(self.v2 if v2 else self.message, encoding)
         return data
 
 
 class AudienceProjection:
-    __slots__ = ("audience", "doc", "seq", "recent", "_full")
+    __slots__ = ("audience", "doc", "seq", "recent", "_full", "keys")
 
     def __init__(self, audience: Audience) -> None:
         self.audience = audience
@@ -48,12 +56,14 @@ class AudienceProjection:
         self.seq = 0
         self.recent: deque[tuple[int, Frame]] = deque(maxlen=RECENT)
         self._full: Frame | None = None
+        self.keys = KeyTable()  # protocol v2's key table for this audience
 
 
 class Projection:
-    def __init__(self, game: Game, match_id: str) -> None:
+    def __init__(self, game: Game, match_id: str, ref: int = 1) -> None:
         self.game = game
         self.match_id = match_id
+        self.ref = ref  # the match's number in protocol v2 frames (unique on this node)
         self._audiences: dict[Audience, AudienceProjection] = {}
 
     def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
@@ -64,6 +74,7 @@ class Projection:
         if audience not in self._audiences:
             ap = AudienceProjection(audience)
             ap.doc, ap.seq = self.document(state, audience), seq
+            ap.keys.learn(ap.doc)
             self._audiences[audience] = ap
 
     def unwatch(self, audience: Audience) -> None:
@@ -72,7 +83,8 @@ class Projection:
     def full(self, audience: Audience) -> Frame:
         ap = self._audiences[audience]
         if ap._full is None:
-            ap._full = Frame(messages.view(self.match_id, ap.seq, audience, ap.doc or {}))
+            message = messages.view(self.match_id, ap.seq, audience, ap.doc or {})
+            ap._full = Frame(message, {**message, "ref": self.ref, "keys": list(ap.keys.keys)})
         return ap._full
 
     def advance(self, state: dict[str, Any], seq: int) -> dict[Audience, Frame]:
@@ -80,14 +92,19 @@ class Projection:
         frames: dict[Audience, Frame] = {}
         for audience, ap in self._audiences.items():
             doc = self.document(state, audience)
-            frame = Frame(messages.patch(self.match_id, seq, diff(ap.doc, doc)))
+            message = messages.patch(self.match_id, seq, diff(ap.doc, doc))
+            frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys))
             ap.doc, ap.seq, ap._full = doc, seq, None
             ap.recent.append((seq, frame))
             frames[audience] = frame
         return frames
 
-    def since(self, audience: Audience, seq: int) -> list[Frame] | None:
-        """The patches after `seq`, if all of them are still kept; None means: send a full view."""
+    def since(self, audience: Audience, seq: int, encoding: str = "msgpack") -> list[Frame] | None:
+        """The patches after `seq`, if all of them are still kept; None means: send a full view.
+        Protocol v2 always gets the full view: only it carries the key table the patches need
+        (a client reconnecting may hold an older table, or one of a projection since dropped)."""
+        if encoding.startswith("v2."):
+            return None
         ap = self._audiences[audience]
         if seq == ap.seq:
             return []

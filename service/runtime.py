@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections import OrderedDict
@@ -34,6 +35,8 @@ PRESENCE_COALESCE_S = 0.05
 CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
 REMEMBERED_REJECTIONS = 1024
+# Every runtime on this node gets its own number: protocol v2 names matches by it in frames.
+_REFS = itertools.count(1)
 
 
 class Watcher(Protocol):
@@ -58,7 +61,8 @@ class MatchRuntime:
         self.state: dict[str, Any] = self.game.initial(record.options, record.players)
         self.seq = 0
         self.lock = asyncio.Lock()
-        self.projection = Projection(self.game, record.id)
+        self.ref = next(_REFS)
+        self.projection = Projection(self.game, record.id, self.ref)
         self.watchers: dict[Audience, set[Watcher]] = {}
         # (seat, client move id) -> seq of the commit it produced: retries get the same ack.
         self.accepted: dict[tuple[int | None, str], int] = {}
@@ -289,7 +293,7 @@ class MatchRuntime:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
 
     def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
-        frames = self.projection.since(audience, since) if since is not None else None
+        frames = self.projection.since(audience, since, watcher.encoding) if since is not None else None
         if frames is None:
             frames = [self.projection.full(audience)]
         for f in frames:

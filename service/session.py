@@ -17,6 +17,7 @@ from typing import Any
 from protocol import messages
 from protocol.codec import decode, encode
 from protocol.errors import ProtocolError
+from protocol.v2 import compact_ack
 from service.games import GAMES, IllegalMove
 from service.lobby import Lobby, LobbyError
 from service.projection import Audience
@@ -32,8 +33,11 @@ CLOSE_SLOW = 4408
 
 class Session:
     def __init__(self, lobby: Lobby, encoding: str, on_cut: Callable[[int, str], None]) -> None:
+        """`encoding` is the wire name (protocol.versions.Negotiated.wire): msgpack, json,
+        v2.msgpack or v2.json; frames for this connection are encoded for it."""
         self.lobby = lobby
         self.encoding = encoding
+        self.version = 2 if encoding.startswith("v2.") else 1
         self.id = secrets.token_hex(8)
         self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX)
         self.greeted = False
@@ -83,7 +87,8 @@ class Session:
         if self.greeted:
             raise ProtocolError("already_greeted", "hello was already sent on this connection")
         self.greeted = True
-        self.send(messages.welcome(self.encoding, self.id, SERVER, MAX_FRAME, list(GAMES)))
+        welcome = messages.welcome(self.encoding.rpartition(".")[2], self.id, SERVER, MAX_FRAME, list(GAMES))
+        self.send({**welcome, "protocol": self.version})
 
     def _require_hello(self) -> None:
         if not self.greeted:
@@ -141,7 +146,10 @@ class Session:
         except Busy:
             raise ProtocolError("busy", "the match is busy; send the same move again") from None
         else:
-            self.send(messages.ack(rt.id, msg["id"], seq))
+            if self.version == 2:
+                self.deliver(encode(compact_ack(rt.ref, seq, msg["id"]), self.encoding))
+            else:
+                self.send(messages.ack(rt.id, msg["id"], seq))
 
     async def _on_legal(self, msg: dict[str, Any]) -> None:
         rt, seat = self._joined(msg["match"])

@@ -250,8 +250,11 @@ class Reader {
   map(n, depth) {
     const out = {};
     for (let i = 0; i < n; i++) {
-      const key = this.value(depth + 1);
-      if (typeof key !== "string") throw new MsgpackError("map keys must be strings");
+      let key = this.value(depth + 1);
+      // Protocol v2 names keys inside values by their key index: a non-negative integer, read
+      // as its decimal string (as JSON writes it), which v2.js looks up.
+      if (Number.isInteger(key) && key >= 0) key = String(key);
+      else if (typeof key !== "string") throw new MsgpackError("map keys must be strings (or v2 key indices)");
       // defineProperty: a key "__proto__" is data, not the prototype
       Object.defineProperty(out, key, { value: this.value(depth + 1), writable: true, enumerable: true, configurable: true });
     }

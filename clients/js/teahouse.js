@@ -2,10 +2,11 @@
 //
 // A dependency-free ES module for browsers and Node >= 20 (Node 20 needs
 // `--experimental-websocket`, or pass `{ WebSocket }` from any implementation; Node >= 22 has it).
-// It mirrors clients/python/client.py and follows protocol/SPEC.md: subprotocol
-// `teahouse.v1.json` (the default) or `teahouse.v1.msgpack` (`{ encoding: "msgpack" }`, with the
-// small codec in ./msgpack.js), one `view` per join, then one `patch` per commit, applied here
-// exactly as protocol/patch.py applies it (SPEC §6), with seq continuity and resync (SPEC §6.6).
+// It mirrors clients/python/client.py and follows protocol/SPEC.md: protocol v2 (compact
+// patches, SPEC §12, expanded by ./v2.js; `{ version: 1 }` speaks v1), in JSON (the default) or
+// msgpack (`{ encoding: "msgpack" }`, with the small codec in ./msgpack.js), one `view` per
+// join, then one `patch` per commit, applied here as protocol/patch.py applies it (SPEC §6),
+// with seq continuity and resync (SPEC §6.6).
 //
 //   import { TeahouseClient } from "./teahouse.js";
 //   const client = new TeahouseClient("http://127.0.0.1:8000");
@@ -17,9 +18,14 @@
 //   if (game.myTurn) await conn.move(m.match, (await conn.legalMoves(m.match))[0]);
 
 import { decode as unpack, encode as pack } from "./msgpack.js";
+import { Expander, V2Error } from "./v2.js";
 
-export const PROTOCOL_VERSION = 1;
-export const SUBPROTOCOL = { json: "teahouse.v1.json", msgpack: "teahouse.v1.msgpack" };
+export const PROTOCOL_VERSION = 2;
+export const SUBPROTOCOLS = {
+  1: { json: "teahouse.v1.json", msgpack: "teahouse.v1.msgpack" },
+  2: { json: "teahouse.v2.json", msgpack: "teahouse.v2.msgpack" },
+};
+export const SUBPROTOCOL = SUBPROTOCOLS[PROTOCOL_VERSION];
 export const CLIENT_NAME = "teahouse-js/0.1";
 
 // -- errors ----------------------------------------------------------------------------------
@@ -89,27 +95,57 @@ function setKey(obj, key, value) {
 /**
  * Apply `ops` to `doc` and return the new document; `doc` and the ops are left as they were.
  * Throws PatchError if any op is invalid (the patch is atomic: keep the old document then).
+ * Copy-on-write: only the maps and arrays on the ops' paths are copied (once per patch); the
+ * new document shares every other subtree with `doc`, so documents must be treated as frozen.
  */
 export function applyPatch(doc, ops) {
   if (!Array.isArray(ops)) throw new PatchError(`ops must be an array, not ${show(ops)}`);
-  let out = clone(doc);
-  for (const op of ops) out = applyOne(out, op);
+  const fresh = new Set(); // containers copied during this patch: edited in place from then on
+  let out = doc;
+  for (const op of ops) out = applyOne(out, op, fresh);
   return out;
 }
 
-function applyOne(doc, op) {
+function own(node, fresh) {
+  if (fresh.has(node)) return node;
+  let copy;
+  if (Array.isArray(node)) copy = node.slice();
+  else {
+    copy = {};
+    for (const key of Object.keys(node)) setKey(copy, key, node[key]);
+  }
+  fresh.add(copy);
+  return copy;
+}
+
+function applyOne(doc, op, fresh) {
   if (!isMap(op) || !Array.isArray(op.path)) throw new PatchError(`malformed op ${show(op)}`);
   const kind = op.op;
   const path = op.path;
   if (kind !== "add" && kind !== "remove" && kind !== "replace") throw new PatchError(`unknown op ${show(kind)}`);
   if (kind !== "remove" && !hasOwn(op, "value")) throw new PatchError(`${kind} without a value at ${show(path)}`);
+  // A copy (as small as the change): the caller may edit the result without touching the patch.
   const value = clone(op.value);
   if (path.length === 0) {
     if (kind !== "replace") throw new PatchError("only replace may address the whole document");
     return value;
   }
-  let parent = doc;
-  for (const key of path.slice(0, -1)) parent = step(parent, key, path);
+  if (!isMap(doc) && !Array.isArray(doc)) throw new PatchError(`path ${show(path)} does not exist`);
+  const root = own(doc, fresh);
+  let parent = root;
+  for (const key of path.slice(0, -1)) {
+    const child = step(parent, key, path);
+    if (!isMap(child) && !Array.isArray(child)) {
+      parent = child;
+      continue; // the next step (or the op) reports the bad path
+    }
+    const copy = own(child, fresh);
+    if (copy !== child) {
+      if (Array.isArray(parent)) parent[key] = copy;
+      else setKey(parent, key, copy);
+    }
+    parent = copy;
+  }
   const last = path[path.length - 1];
   if (isMap(parent)) {
     if (typeof last !== "string") throw new PatchError(`map key must be a string at ${show(path)}`);
@@ -131,7 +167,7 @@ function applyOne(doc, op) {
   } else {
     throw new PatchError(`cannot address inside a ${parent === null ? "null" : typeof parent} at ${show(path)}`);
   }
-  return doc;
+  return root;
 }
 
 function step(node, key, path) {
@@ -266,10 +302,15 @@ export class MatchView {
 
 /** A WebSocket session: `await conn.open()`, then join/spectate, move, legalMoves. */
 export class Connection {
-  constructor(wsUrl, { WebSocket: impl, encoding = "json", clientName = CLIENT_NAME, timeout = 30000 } = {}) {
+  constructor(wsUrl, { WebSocket: impl, encoding = "json", version = PROTOCOL_VERSION, clientName = CLIENT_NAME,
+    timeout = 30000 } = {}) {
     if (!(encoding in SUBPROTOCOL)) throw new Error(`unknown encoding ${encoding}; use json or msgpack`);
+    if (!(version in SUBPROTOCOLS)) throw new Error(`unknown protocol version ${version}; use 1 or 2`);
     this.wsUrl = wsUrl;
     this.encoding = encoding;
+    this.version = Number(version);
+    this.subprotocol = SUBPROTOCOLS[version][encoding];
+    this._expander = null; // v2: one per socket
     this.clientName = clientName;
     this.timeout = timeout;
     this.matches = new Map();
@@ -295,7 +336,8 @@ export class Connection {
 
   /** Open the socket and greet; resolves to this connection once `welcome` arrived. */
   async open() {
-    const ws = new this._impl(this.wsUrl, [SUBPROTOCOL[this.encoding]]);
+    const ws = new this._impl(this.wsUrl, [this.subprotocol]);
+    this._expander = this.version === 2 ? new Expander() : null;
     ws.binaryType = "arraybuffer";
     this._ws = ws;
     this.closed = null;
@@ -309,7 +351,7 @@ export class Connection {
       this.closed = { code: 1006, reason: err.message }; // lost: reconnect() may try again
       throw err;
     }
-    if (ws.protocol !== SUBPROTOCOL[this.encoding]) {
+    if (ws.protocol !== this.subprotocol) {
       // The server speaks none of what we offered; it closes with 4406 and says why.
       const ev = await new Promise((resolve) => { ws.onclose = resolve; });
       this.closed = { code: ev.code, reason: ev.reason };
@@ -475,6 +517,15 @@ export class Connection {
     } catch {
       return; // the server sends valid frames; nothing to do with junk
     }
+    if (this._expander !== null) {
+      try {
+        msg = this._expander.expand(msg);
+      } catch (err) {
+        if (!(err instanceof V2Error)) throw err;
+        for (const mv of this.matches.values()) mv._resync(true); // a frame we cannot read: full views again
+        return;
+      }
+    }
     this._dispatch(msg);
   }
 
@@ -524,12 +575,13 @@ export class Connection {
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
 export class TeahouseClient {
   /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
-  constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl, encoding = "json" } = {}) {
+  constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl, encoding = "json", version = PROTOCOL_VERSION } = {}) {
     const base = url ?? globalThis.location?.origin;
     if (!base) throw new Error("TeahouseClient needs the server's URL");
     this.url = base.replace(/\/+$/, "");
     this._wsImpl = impl;
     this.encoding = encoding;
+    this.version = version;
     this._fetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
   }
 
@@ -539,7 +591,7 @@ export class TeahouseClient {
 
   /** A new, unopened Connection: `await client.connect().open()`. */
   connect(options = {}) {
-    return new Connection(this.wsUrl, { WebSocket: this._wsImpl, encoding: this.encoding, ...options });
+    return new Connection(this.wsUrl, { WebSocket: this._wsImpl, encoding: this.encoding, version: this.version, ...options });
   }
 
   async _call(method, path, body = undefined) {

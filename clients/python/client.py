@@ -14,8 +14,11 @@ import websockets
 
 from protocol.codec import decode, encode
 from protocol.patch import PatchError, apply
+from protocol.v2 import Expander
 
-SUBPROTOCOL = {"msgpack": "teahouse.v1.msgpack", "json": "teahouse.v1.json"}
+# Protocol v2 (compact patches, SPEC §12) is the default; version=1 speaks v1.
+SUBPROTOCOL = {"msgpack": "teahouse.v2.msgpack", "json": "teahouse.v2.json"}
+SUBPROTOCOL_V1 = {"msgpack": "teahouse.v1.msgpack", "json": "teahouse.v1.json"}
 
 
 class ServerError(Exception):
@@ -104,8 +107,13 @@ class MatchView:
 class Connection:
     """A WebSocket session. Use `async with client.connect() as conn`."""
 
-    def __init__(self, ws_url: str, encoding: str = "msgpack", record: bool = False) -> None:
-        self.ws_url, self.encoding = ws_url, encoding
+    def __init__(self, ws_url: str, encoding: str = "msgpack", record: bool = False, version: int = 2) -> None:
+        if version not in (1, 2):
+            raise ValueError(f"protocol version {version!r}: this SDK speaks 1 and 2")
+        self.ws_url, self.encoding, self.version = ws_url, encoding, version
+        # v2 frames decode to v1-shaped messages through the expander (one per socket).
+        self._wire = encoding if version == 1 else f"v2.{encoding}"
+        self._expander: Expander | None = None
         self.matches: dict[str, MatchView] = {}
         self.welcome: dict[str, Any] | None = None
         self.frames: list[bytes] | None = [] if record else None  # every frame received, raw
@@ -123,8 +131,10 @@ class Connection:
         return self.closed is None or self.closed.done()
 
     async def open(self) -> Connection:
-        self._ws = await websockets.connect(self.ws_url, subprotocols=[websockets.Subprotocol(SUBPROTOCOL[self.encoding])],
+        name = (SUBPROTOCOL if self.version == 2 else SUBPROTOCOL_V1)[self.encoding]
+        self._ws = await websockets.connect(self.ws_url, subprotocols=[websockets.Subprotocol(name)],
                                             compression=None, max_size=2**24)
+        self._expander = Expander() if self.version == 2 else None
         self.closed = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read())
         self.welcome = await self._request("welcome", {"type": "hello", "client": "teahouse-python/0.1"},
@@ -232,7 +242,16 @@ class Connection:
             async for frame in self._ws:
                 if self.frames is not None:
                     self.frames.append(frame if isinstance(frame, bytes) else frame.encode())
-                msg = decode(frame, self.encoding)
+                msg = decode(frame, self._wire)
+                if self._expander is not None:
+                    try:
+                        msg = self._expander.expand(msg)
+                    except PatchError:
+                        # A frame we cannot read (an unknown ref, a broken patch): ask for the
+                        # full views again rather than guess.
+                        for mv in self.matches.values():
+                            await mv._resync()
+                        continue
                 await self._dispatch(msg)
         except websockets.ConnectionClosed:
             pass
@@ -280,9 +299,10 @@ class Connection:
 class TeahouseClient:
     """HTTP lobby calls, and `connect()` for a WebSocket session."""
 
-    def __init__(self, url: str, encoding: str = "msgpack", timeout: float = 30) -> None:
+    def __init__(self, url: str, encoding: str = "msgpack", timeout: float = 30, version: int = 2) -> None:
         self.url = url.rstrip("/")
         self.encoding = encoding
+        self.version = version
         self.http = httpx.AsyncClient(base_url=self.url, timeout=timeout)
 
     @property
@@ -290,7 +310,7 @@ class TeahouseClient:
         return self.url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
 
     def connect(self, record: bool = False) -> Connection:
-        return Connection(self.ws_url, self.encoding, record)
+        return Connection(self.ws_url, self.encoding, record, self.version)
 
     async def _call(self, method: str, path: str, **kw: Any) -> Any:
         r = await self.http.request(method, path, **kw)

@@ -40,7 +40,8 @@ def play(game_id: str, state: State, seat: int, players: int, strength: int, see
          budget: Budget | None = None) -> Played:
     game = get_game(game_id)
     rng = bot_rng(seed, seat)
-    if strength <= 0:
+    if strength <= 0 or game.redeal is None:
+        # A game that cannot re-deal its hidden parts gets only the bot that looks at nothing.
         return Played(random_move(game, state, seat, players, rng), 0)
     if strength == 1:
         return Played(greedy_move(game, state, seat, players, rng), 0)

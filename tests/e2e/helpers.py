@@ -62,8 +62,9 @@ def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: in
     g = get_game(game_id)
     checked = 0
     for raw in frames:
-        msg = msgpack.unpackb(raw, raw=False)
-        seq = msg.get("seq")
+        msg = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+        # protocol v2 sends patches and acks as arrays [kind, ref, seq, ...] (SPEC §12)
+        seq = msg.get("seq") if isinstance(msg, dict) else msg[2]
         if not isinstance(seq, int) or seq >= len(states):
             continue
         state = states[seq]

@@ -12,8 +12,9 @@ from protocol.versions import PROTOCOL_VERSION, SUBPROTOCOLS, negotiate, unsuppo
 PROTOCOL_DIR = Path(__file__).resolve().parents[2] / "protocol"
 
 
-def test_the_two_v1_subprotocols():
-    assert SUBPROTOCOLS == {"teahouse.v1.msgpack": "msgpack", "teahouse.v1.json": "json"}
+def test_the_v1_and_v2_subprotocols():
+    assert SUBPROTOCOLS == {"teahouse.v2.msgpack": (2, "msgpack"), "teahouse.v2.json": (2, "json"),
+                            "teahouse.v1.msgpack": (1, "msgpack"), "teahouse.v1.json": (1, "json")}
     assert PROTOCOL_VERSION == 1
 
 
@@ -33,18 +34,24 @@ def test_unknown_offers_are_skipped():
     assert n.subprotocol == "teahouse.v1.json"
 
 
+def test_v2_is_negotiated_with_its_encoding():
+    n = negotiate(["teahouse.v2.json", "teahouse.v1.json"])
+    assert (n.subprotocol, n.version, n.encoding, n.wire) == ("teahouse.v2.json", 2, "json", "v2.json")
+    assert negotiate(["teahouse.v1.msgpack", "teahouse.v2.msgpack"]).wire == "msgpack"
+
+
 def test_whitespace_around_an_offer_is_ignored():
     assert negotiate([" teahouse.v1.msgpack "]).subprotocol == "teahouse.v1.msgpack"
 
 
-@pytest.mark.parametrize("offered", [[], ["teahouse.v2.msgpack"], ["TEAHOUSE.V1.JSON"], ["teahouse.v1"], [""]])
+@pytest.mark.parametrize("offered", [[], ["teahouse.v3.msgpack"], ["TEAHOUSE.V1.JSON"], ["teahouse.v1"], [""]])
 def test_nothing_we_speak_is_none(offered):
     assert negotiate(offered) is None
 
 
 def test_the_close_reason_names_both_sides_and_fits_a_close_frame():
     reason = unsupported_reason(["teahouse.v2.cbor"])
-    assert "teahouse.v2.cbor" in reason and "teahouse.v1.msgpack" in reason and "teahouse.v1.json" in reason
+    assert "teahouse.v2.cbor" in reason and "teahouse.v2.msgpack|json" in reason and "teahouse.v1.msgpack|json" in reason
     assert "none" in unsupported_reason([])
     long = unsupported_reason(["x" * 500, "é" * 100])
     assert len(long.encode()) <= 123
@@ -57,7 +64,7 @@ def test_the_close_reason_is_at_most_123_bytes_even_with_multibyte_offers():
 
 def test_a_long_offer_never_hides_what_the_server_speaks():
     reason = unsupported_reason(["x" * 300])
-    assert reason.endswith("speak teahouse.v1.msgpack, teahouse.v1.json")
+    assert reason.endswith("speak teahouse.v2.msgpack|json, teahouse.v1.msgpack|json")
     assert len(reason.encode()) <= 123
 
 

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { Connection, ConnectionLost, Rejected, ServerError, TeahouseClient } from "../teahouse.js";
 
 /** A WebSocket stand-in: `script(msg, ws)` answers what the client sends. */
-function fakeSocket(script, { protocol = "teahouse.v1.json" } = {}) {
+function fakeSocket(script, { protocol = "teahouse.v2.json" } = {}) {
   const sockets = [];
   class FakeWebSocket {
     constructor(url, protocols) {
@@ -51,7 +51,7 @@ const tick = () => new Promise((r) => setTimeout(r, 5));
 test("hello, welcome, join: the view and presence arrive", async () => {
   const { FakeWebSocket, sockets } = fakeSocket(server());
   const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
-  assert.deepEqual(sockets[0].offered, ["teahouse.v1.json"]);
+  assert.deepEqual(sockets[0].offered, ["teahouse.v2.json"]);
   assert.equal(sockets[0].sent[0].type, "hello");
   assert.equal(conn.welcome.protocol, 1);
   const game = await conn.join("M", "tok");

@@ -62,7 +62,10 @@ test("strings, containers and their length boundaries round-trip", () => {
 });
 
 test("decode refuses what protocol v1 does not carry", () => {
-  assert.throws(() => decode(Uint8Array.of(0x81, 0x01, 0x02)), /keys must be strings/);
+  assert.throws(() => decode(Uint8Array.of(0x81, 0xff, 0x02)), /keys must be strings/); // key -1
+  assert.throws(() => decode(Uint8Array.of(0x81, 0xc3, 0x02)), /keys must be strings/); // key true
+  // a v2 key index (SPEC §12.3) reads as its decimal string, as in JSON
+  assert.deepEqual(decode(Uint8Array.of(0x81, 0x01, 0x02)), { 1: 2 });
   assert.throws(() => decode(Uint8Array.of(0xd4, 0x01, 0x02)), /ext types/);
   assert.throws(() => decode(Uint8Array.of(0xc0, 0xc0)), /after the value/);
   assert.throws(() => decode(Uint8Array.of(0xa2, 0xff, 0xfe)), /UTF-8/);

@@ -7,6 +7,7 @@ before any match uses it (spec 2.2, "Custom content rules").
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -80,10 +81,19 @@ def tone_of(pinyin: str) -> int:
     return found.pop() if found else 0
 
 
-def content_words(gloss: str) -> set[str]:
-    """Spec 9.2: lower-case, drop bracketed parts, split at non-letters, drop the stop words."""
+@functools.lru_cache(maxsize=4096)
+def content_words(gloss: str) -> frozenset[str]:
+    """Spec 9.2: lower-case, drop bracketed parts, split at non-letters, drop the stop words.
+    Cached: a fold checks every recorded challenge again, over the same few hundred glosses."""
     text = re.sub(r"\([^)]*\)", " ", gloss.lower())
-    return {w for w in re.split(r"[^a-z]+", text) if w and w not in _STOP_WORDS}
+    return frozenset(w for w in re.split(r"[^a-z]+", text) if w and w not in _STOP_WORDS)
+
+
+def is_distractor(chars: dict[str, dict[str, Any]], char: str, gloss: str) -> bool:
+    """Whether `gloss` is among distractors(chars, char), without building the whole list."""
+    if content_words(gloss) & content_words(chars[char]["gloss"]):
+        return False
+    return any(info["gloss"] == gloss for other, info in chars.items() if other != char)
 
 
 def distractors(chars: dict[str, dict[str, Any]], char: str) -> list[str]:

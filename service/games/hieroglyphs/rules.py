@@ -36,6 +36,7 @@ from service.games.hieroglyphs.data import (
     card_char,
     compile_content,
     distractors,
+    is_distractor,
     kind,
 )
 from service.games.hieroglyphs.movement import check_path
@@ -518,25 +519,63 @@ def _bad(message: str) -> None:
 # --- evolve ----------------------------------------------------------------------------
 
 def evolve(state: State, event: Event) -> State:
-    s = _clone(state)
-    _EVOLVERS[event["type"]](s, event)
-    return s
+    draft = _Draft(state)
+    _EVOLVERS[event["type"]](draft, event)
+    return dict(draft)
 
 
-def _clone(state: State) -> State:
-    """A copy sharing only what never changes (options and content), so evolve can edit freely."""
-    out: State = {}
-    for key, value in state.items():
-        out[key] = value if key in ("options", "content") else _copy(value)
-    return out
+class _Draft(dict):
+    """The next state, copied on write: a top-level entry is copied (deeply) the first time an
+    evolver reads it, so an event pays only for what it touches; the rest, and options and
+    content which never change, stay shared with the previous state (DESIGN: evolve never
+    mutates its input). The evolvers only index with [], which is what copies."""
+
+    __slots__ = ("_fresh",)
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state)
+        self._fresh: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        if key in self._fresh or key in _SHARED or type(value) not in _NESTED:
+            return value
+        value = _COPIERS.get(key, _shallow)(value)
+        dict.__setitem__(self, key, value)
+        self._fresh.add(key)
+        return value
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self._fresh.add(key)
+
+
+_SHARED = frozenset(("options", "content"))
+_NESTED = (list, dict)
 
 
 def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) if type(v) in _NESTED else v for v in value]
+    if type(value) is dict:
+        return {k: _copy(v) if type(v) in _NESTED else v for k, v in value.items()}
     return value
+
+
+def _shallow(value: Any) -> Any:
+    return value.copy()
+
+
+def _per_seat(value: list[list[str]]) -> list[list[str]]:
+    return [list(v) for v in value]
+
+
+# How deep each entry of the state must be copied before the evolvers may edit it in place;
+# every other list or dict holds only strings, numbers, booleans and None.
+_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "hands": _per_seat, "attached": _per_seat, "completed": _per_seat, "studied": _per_seat,
+    "turn": _copy, "result": _copy,
+}
 
 
 # -- setup (spec 4.2)
@@ -621,10 +660,9 @@ def _check_challenge(s: State, char: str, challenge: dict[str, Any]) -> None:
     is a server bug, not a player's mistake, so it is no IllegalMove."""
     chars = s["content"]["chars"]
     options, index = challenge["options"], challenge["correct_index"]
-    eligible = set(distractors(chars, char))
     if (len(options) != OPTIONS_PER_CLAIM or len(set(options)) != OPTIONS_PER_CLAIM
             or not 0 <= index < OPTIONS_PER_CLAIM or options[index] != chars[char]["gloss"]
-            or not all(o in eligible for i, o in enumerate(options) if i != index)):
+            or not all(is_distractor(chars, char, o) for i, o in enumerate(options) if i != index)):
         raise ValueError(f"malformed challenge for {char}: {challenge!r}")
 
 

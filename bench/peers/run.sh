@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Benchmark rig for the handcards peers. Runs every scenario against a FRESH
+# server process (pinned to core 0; the load generator is pinned to core 1).
+#
+#   ./run.sh                      # all configs: bgio bgio-delta colyseus colyseus-50ms
+#   ./run.sh colyseus bgio        # a subset
+#   SCENARIOS="a b" ./run.sh bgio # a subset of scenarios (a b c idle)
+#
+# Teahouse (configs teahouse-sqlite, teahouse-redis; the -lean variants drive it with the
+# adapter's lean client instead of the project's JS SDK) needs TEAHOUSE_HOME = a Teahouse
+# checkout with its .venv (deploy/bootstrap.sh) and a game registered as "handcards" (see
+# README.md). Its store gets a fresh temp dir per
+# run; teahouse-redis also starts its own redis-server (appendonly, appendfsync everysec)
+# pinned to core 0 with the server, and the server CPU/RSS figures are the sum of both.
+#
+# More knobs (environment):
+#   ORDER=interleaved   scenarios outside, configs inside (a for every config, then b, ...)
+#   SCENARIOS="a b a2 idle a3 c"   a2, a3, ... repeat scenario a (results <config>-a2.json, ...)
+#   SCENARIOS="a+b a2+idle a3+c"   a group joined by + runs under one lock hold (below)
+#   LOCK=FILE           hold `flock FILE` around each config's group of scenarios (for a machine
+#                       shared with other heavy jobs), never around the whole run
+#   SKIP_EXISTING=1     skip steps whose result file exists (resume an interrupted session)
+#   OUT=DIR             results directory (default results)
+#   LEAN_ALL=1          run every scenario for the teahouse-*-lean configs (default: a only)
+#
+# Results: results/<config>-<scenario>.json, then `node summarize.js results` prints the table.
+# Everything talks to 127.0.0.1 only; every step is wrapped in `timeout`.
+set -euo pipefail
+cd "$(dirname "$0")"
+OUT=${OUT:-results}
+SCENARIOS=${SCENARIOS:-"a b c idle"}
+CONFIGS=${*:-"bgio bgio-delta colyseus colyseus-50ms"}
+ORDER=${ORDER:-byconfig}
+LOCK=${LOCK:-}
+mkdir -p "$OUT"
+ulimit -n 20000 2>/dev/null || true
+if [ -n "$LOCK" ]; then exec 9>>"$LOCK"; fi
+
+PIN_SRV=""; PIN_GEN=""
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then PIN_SRV="taskset -c 0"; PIN_GEN="taskset -c 1"; fi
+
+server_cmd() { # config -> "adapter url command..."
+  case "$1" in
+    bgio)          echo "bgio http://127.0.0.1:8000 node bgio/server.js --port 8000" ;;
+    bgio-delta)    echo "bgio http://127.0.0.1:8000 node bgio/server.js --port 8000 --delta" ;;
+    colyseus)      echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 0" ;;
+    colyseus-50ms) echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 50" ;;
+    teahouse-sqlite|teahouse-sqlite-lean|teahouse-redis|teahouse-redis-lean)
+      # the store URL (@STORE@) is filled in by start_server: a fresh directory / redis-server
+      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ ${TEAHOUSE_SERVE_ARGS:-}" ;;
+    *) echo "unknown config $1" >&2; exit 2 ;;
+  esac
+}
+
+SRV_PID=""; REDIS_PID=""; DATA_DIR=""; PIDS=""; CLIENT_ENV=""; SRV_LOG=""
+wait_port() { # port -> 0 once something listens (up to 15 s)
+  for _ in $(seq 1 150); do
+    if (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+start_server() { # config
+  read -r ADAPTER URL CMD <<<"$(server_cmd "$1")"
+  local port=${URL##*:}
+  CLIENT_ENV=""
+  case "$1" in
+    teahouse-*)
+      DATA_DIR=$(mktemp -d -t teahouse-peers.XXXXXX)
+      local store="sqlite:$DATA_DIR/db"
+      if [[ "$1" == teahouse-redis* ]]; then
+        $PIN_SRV redis-server --port 6390 --bind 127.0.0.1 --dir "$DATA_DIR" --appendonly yes \
+          --appendfsync everysec --save "" --maxclients 20000 >"$OUT/$1.redis.log" 2>&1 &
+        REDIS_PID=$!
+        wait_port 6390 || { echo "redis-server did not start" >&2; return 1; }
+        store="redis://127.0.0.1:6390/0"
+      fi
+      CMD=${CMD/@STORE@/$store}
+      if [[ "$1" == *-lean ]]; then CLIENT_ENV=lean; fi
+      ;;
+  esac
+  SRV_LOG="$OUT/$1.server.log"
+  NODE_ENV=production $PIN_SRV $CMD >"$SRV_LOG" 2>&1 &
+  SRV_PID=$!
+  PIDS=$SRV_PID${REDIS_PID:+,$REDIS_PID}
+  if wait_port "$port"; then sleep 0.5; return 0; fi
+  echo "server $1 did not start" >&2; return 1
+}
+stop_pid() { # pid: TERM, up to 10 s, then KILL
+  local p=$1
+  kill "$p" 2>/dev/null || return 0
+  for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$p" 2>/dev/null || true
+  wait "$p" 2>/dev/null || true
+}
+stop_server() {
+  if [ -n "$SRV_PID" ]; then stop_pid "$SRV_PID"; SRV_PID=""; fi
+  if [ -n "$REDIS_PID" ]; then stop_pid "$REDIS_PID"; REDIS_PID=""; fi
+  if [ -n "$DATA_DIR" ]; then
+    # keep the machine's temp path out of the results (they may be committed)
+    if [ -f "$SRV_LOG" ]; then sed -i "s#$DATA_DIR#<fresh temp dir>#g" "$SRV_LOG"; fi
+    rm -rf "$DATA_DIR"; DATA_DIR=""
+  fi
+  sleep 1
+}
+trap stop_server EXIT
+
+loadgen() { # config scenario-name args...
+  local cfg=$1 name=$2; shift 2
+  if [ -n "${SKIP_EXISTING:-}" ] && [ -f "$OUT/$cfg-$name.json" ]; then echo "   skip $cfg $name (done)" >&2; return 0; fi
+  if ! start_server "$cfg"; then
+    echo "   FAILED to start $cfg (see $OUT/$cfg.server.log)" >&2
+    stop_server; return 0
+  fi
+  echo "== $cfg $name: $* ($(date -u +%H:%M:%S))" >&2
+  TEAHOUSE_CLIENT=${CLIENT_ENV:-${TEAHOUSE_CLIENT:-sdk}} \
+  timeout 400 $PIN_GEN node loadgen/loadgen.js --adapter "$ADAPTER" --url "$URL" --server-pid "$PIDS" \
+    --label "$cfg $name" --out "$OUT/$cfg-$name.json" "$@" >/dev/null 2>"$OUT/$cfg-$name.log" || echo "   FAILED (see $OUT/$cfg-$name.log)" >&2
+  stop_server
+}
+
+sustained() { # file -> exit 0 if >= 95% of target moves/s, p99 <= 1 s, nothing lost
+  node -e 'const r=require(process.argv[1]);const ok=r.moves_per_s>=0.95*r.target_moves_per_s&&r.latency_all_ms.p99<=1000&&r.moves_incomplete_after_drain===0;
+    console.error(`   ${r.moves_per_s}/${r.target_moves_per_s} moves/s, p99 ${r.latency_all_ms.p99} ms -> ${ok?"sustained":"NOT sustained"}`);process.exit(ok?0:1)' "$(realpath "$1")"
+}
+
+run_one() { # config scenario
+  local cfg=$1 sc=$2
+  # the -lean configs only matter for the client's share of latency: scenario a (and its
+  # repeats) unless LEAN_ALL=1
+  if [[ "$cfg" == *-lean && "$sc" != a* && -z "${LEAN_ALL:-}" ]]; then return 0; fi
+  case "$sc" in
+    a|a[0-9]*) loadgen "$cfg" "$sc" --matches 1 --spectators 8 --rate 0 --duration 20 ;;
+    b) loadgen "$cfg" b --matches 100 --spectators 8 --rate 2 --duration 30 ;;
+    c) # 200 matches x 8 spectators at 5 moves/s. If not sustained, retry at a lower
+       # per-match rate: min(0.7 x rate, 0.85 x achieved/200), up to 4 tries.
+       if [ -n "${SKIP_EXISTING:-}" ] && compgen -G "$OUT/$cfg-c-r*.json" >/dev/null; then echo "   skip $cfg c (done)" >&2; return 0; fi
+       r=5
+       for _ in 1 2 3 4; do
+         f="$OUT/$cfg-c-r$r.json"
+         loadgen "$cfg" "c-r$r" --matches 200 --spectators 8 --rate "$r" --duration 30
+         [ -f "$f" ] || break
+         if sustained "$f"; then break; fi
+         r=$(node -e 'const r=require(process.argv[1]);const x=Math.min(0.7*process.argv[2],0.85*r.moves_per_s/200);console.log(Number(x.toPrecision(2)))' "$(realpath "$f")" "$r")
+       done ;;
+    idle) loadgen "$cfg" idle --idle 2000 --duration 0 ;;
+    *) echo "unknown scenario $sc" >&2 ;;
+  esac
+}
+
+run_group() { # config "sc+sc+..." : one lock hold for the group
+  local cfg=$1 grp=$2 sc
+  if [ -n "$LOCK" ]; then flock 9; fi
+  for sc in ${grp//+/ }; do run_one "$cfg" "$sc"; done
+  if [ -n "$LOCK" ]; then flock -u 9; fi
+}
+
+if [ "$ORDER" = interleaved ]; then
+  for grp in $SCENARIOS; do for cfg in $CONFIGS; do run_group "$cfg" "$grp"; done; done
+else
+  for cfg in $CONFIGS; do for grp in $SCENARIOS; do run_group "$cfg" "$grp"; done; done
+fi
+node summarize.js "$OUT" | tee "$OUT/summary.md"
