@@ -99,7 +99,7 @@ def main() -> None:
             for opponent in args.opponents.split(","):
                 cells.append((gid, n, opponent))
     print(f"ISMCTS at {args.ms} ms/move ({args.clock} time), {args.matches} matches per cell, {args.jobs} job(s)")
-    print(f"{'game':12} {'pl':>2} {'vs':7} {'wins':>6} {'rate':>6} {'95% CI':>13} {'ties':>4} {'iter/move':>9} {'ms/move':>7}")
+    print(f"{'game':12} {'pl':>2} {'vs':7} {'wins':>6} {'rate':>6} {'95% CI':>13} {'ties':>4} {'iter/move':>9} {'wall ms/move':>12}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for gid, n, opponent in cells:
             outcomes = list(pool.map(one_match, *zip(*[(gid, n, opponent, i, args.ms, args.clock == "cpu") for i in range(args.matches)], strict=True)))
@@ -108,7 +108,7 @@ def main() -> None:
             moves = sum(o.bot_moves for o in outcomes) or 1
             print(f"{gid:12} {n:>2} {opponent:7} {wins:>6.1f} {wins / len(outcomes):>6.0%} "
                   f"[{lo:>4.0%}, {hi:>4.0%}] {sum(o.tie for o in outcomes):>4} "
-                  f"{sum(o.iterations for o in outcomes) / moves:>9.0f} {1000 * sum(o.bot_seconds for o in outcomes) / moves:>7.0f}",
+                  f"{sum(o.iterations for o in outcomes) / moves:>9.0f} {1000 * sum(o.bot_seconds for o in outcomes) / moves:>12.0f}",
                   flush=True)
 
 

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from protocol import messages
-from service.bots import DEFAULT_STRENGTH
+from service.bots import DEFAULT_STRENGTH, bot_rng
 from service.bots import pool as bot_pool
 from service.games import Game, IllegalMove, get_game
 from service.games.chance import commit_rng
@@ -181,10 +181,28 @@ class MatchRuntime:
         `seq`. The move id (`bot:` or `clock:` + seq + seat) marks it in the log as played for
         the seat, and makes it commit once whichever node gets there first."""
         try:
-            played = await bot_pool.think(self.game.id, self.state, seat, self.record.players, strength,
-                                          f"{self.record.bot_seed}/{seq}")
-            if self.seq == seq and not self.closed:
-                await self.submit(seat, played.command, f"{mark}:{seq}:{seat}", at_seq=seq)
+            try:
+                command: dict[str, Any] | None = (await bot_pool.think(
+                    self.game.id, self.state, seat, self.record.players, strength,
+                    f"{self.record.bot_seed}/{seq}")).command
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot for %s seat %d failed at seq %d", self.id, seat, seq)
+                command = None
+            if self.seq != seq or self.closed:
+                return
+            if command is not None:
+                try:
+                    await self.submit(seat, command, f"{mark}:{seq}:{seat}", at_seq=seq)
+                    return
+                except IllegalMove:
+                    log.error("bot for %s seat %d chose an illegal move at seq %d", self.id, seat, seq)
+            # A failed bot must not stall the table: a random legal move instead.
+            moves = self.game.legal_moves(self.state, seat)
+            if moves:
+                fallback = bot_rng(self.record.bot_seed or "", "fallback", seq, seat).choice(moves)
+                await self.submit(seat, fallback, f"{mark}:{seq}:{seat}", at_seq=seq)
         except (IllegalMove, Busy):
             pass  # the match moved on while the bot thought; the new seq wakes it again
         except asyncio.CancelledError:
