@@ -11,14 +11,17 @@ workers wait in the pool's queue, which is what bounds the CPU bots can take.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 
 from service.bots import Played, play
 from service.games.interface import State
 
 NICE = 10
+PR_SET_PDEATHSIG = 1
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -30,18 +33,26 @@ def _workers() -> int:
     return max(1, (os.cpu_count() or 2) // 2)
 
 
-def _lower_priority() -> None:
+def _worker_setup() -> None:
+    """Lower the worker's priority, and have the kernel end it when the server dies (a killed
+    server must not leave bots behind)."""
     try:
         os.nice(NICE)
     except OSError:
         pass  # not allowed here: the workers still run off the event loop
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass  # not Linux: the pool's own shutdown still ends the workers
+    if os.getppid() == 1:
+        os._exit(0)  # the server died before the line above took effect
 
 
 def pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
         _pool = ProcessPoolExecutor(max_workers=_workers(), mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_lower_priority)
+                                    initializer=_worker_setup)
     return _pool
 
 
