@@ -33,6 +33,8 @@ def parse_client(obj: Any) -> Message:
     """Check a decoded frame against its message type; raise ProtocolError on any fault."""
     if not isinstance(obj, dict):
         raise ProtocolError("not_a_map", f"a message must be a map, not {type(obj).__name__}")
+    if any(not isinstance(k, str) for k in obj):
+        raise ProtocolError("bad_field", "every key of a message is a string")
     kind = obj.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_field", "the field 'type' must be a string naming the message")
@@ -93,8 +95,9 @@ def view(match: str, seq: int, seat: int | None, doc: dict[str, Any]) -> Message
     return {"type": "view", "match": match, "seq": seq, "seat": seat, "doc": doc}
 
 
-def patch(match: str, seq: int, ops: list[dict[str, Any]]) -> Message:
-    return {"type": "patch", "match": match, "seq": seq, "ops": ops}
+def patch(match: str, seq: int, ops: list[dict[str, Any]], said: list[str] | None = None) -> Message:
+    """`said`: the commit's sentences for people (SPEC §5.3), the same for every audience."""
+    return {"type": "patch", "match": match, "seq": seq, "ops": ops, **({} if said is None else {"said": said})}
 
 
 def ack(match: str, move_id: str, seq: int) -> Message:
@@ -105,16 +108,20 @@ def reject(match: str, move_id: str, code: str, message: str) -> Message:
     return {"type": "reject", "match": match, "id": move_id, "code": code, "message": message}
 
 
-def error(code: str, message: str, ref: Any = None) -> Message:
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def error(code: str, message: str, ref: Any = None, match: str | None = None) -> Message:
+    """`match`: the match the failed message named, so a client watching several can tell."""
+    named = {"match": match} if match is not None else {}
+    return {"type": "error", "code": code, "message": message, "ref": ref, **named}
 
 
 def presence(match: str, seats: list[bool], spectators: int) -> Message:
     return {"type": "presence", "match": match, "seats": seats, "spectators": spectators}
 
 
-def legal_moves(match: str, seq: int, moves: list[dict[str, Any]]) -> Message:
-    return {"type": "legal_moves", "match": match, "seq": seq, "moves": moves}
+def legal_moves(match: str, seq: int, moves: list[dict[str, Any]], labels: list[str] | None = None) -> Message:
+    """`labels`: a sentence per move, parallel to `moves`, as the asking seat sees it."""
+    return {"type": "legal_moves", "match": match, "seq": seq, "moves": moves,
+            **({} if labels is None else {"labels": labels})}
 
 
 def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> Message:

@@ -76,6 +76,12 @@ def _diff_list(old: list, new: list, path: Path, ops: list[Op]) -> None:
     while tail < n_old - head and tail < n_new - head and _same(old[n_old - 1 - tail], new[n_new - 1 - tail]):
         tail += 1
     mid_old, mid_new = n_old - head - tail, n_new - head - tail
+    if mid_old == mid_new > 1 and _shifted(old, new, head, mid_old):
+        # One element left at the front of the middle and another arrived at its end (a card
+        # played from a hand and one drawn): two ops instead of rewriting every element.
+        ops.append({"op": "remove", "path": [*path, head]})
+        ops.append({"op": "add", "path": [*path, head + mid_new - 1], "value": new[head + mid_new - 1]})
+        return
     paired = min(mid_old, mid_new)
     local: list[Op] = []
     for i in range(head, head + paired):
@@ -89,6 +95,11 @@ def _diff_list(old: list, new: list, path: Path, ops: list[Op]) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
     else:
         ops.extend(local)
+
+
+def _shifted(old: list, new: list, start: int, length: int) -> bool:
+    """old[start + 1 : start + length] == new[start : start + length - 1], element by element."""
+    return all(_same(old[start + 1 + i], new[start + i]) for i in range(length - 1))
 
 
 def apply(doc: Any, ops: list[Op]) -> Any:

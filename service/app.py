@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
+from service.narration import names_of, story
 from service.session import Session
 from service.store import EventStore, MatchRecord, open_store
 
@@ -55,6 +57,9 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise LobbyError("bad_json", "the request body must be a JSON object")
     return data
+
+
+MATCH_STATES = ("open", "live", "finished")
 
 
 def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
@@ -159,6 +164,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def list_matches(request: Request) -> Response:
         want = request.query_params.get("state")
+        if want and want not in MATCH_STATES:
+            raise LobbyError("bad_field", f"state must be one of: {', '.join(MATCH_STATES)}")
         recs = await lobby().store.list_matches()
         rows = [_summary(r) for r in recs]
         if want:
@@ -185,7 +192,10 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
             raise LobbyError("match_live", "the raw log is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
         commits = await lobby().store.read(match_id)
-        return json({**_summary(rec, len(commits)), "commits": [c.public() for c in commits]})
+        final = replay.state_at(rec, commits, len(commits))
+        said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
+        return json({**_summary(rec, len(commits)),
+                     "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
 
     @handles_errors
     async def replay_at(request: Request) -> Response:
@@ -242,6 +252,12 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     return Starlette(routes=routes, lifespan=lifespan)
 
 
+def app_from_env() -> Starlette:
+    """The app of one process of `teahouse serve --workers N`: the parent puts the store URL in
+    TEAHOUSE_STORE_URL and its limit flags in their TEAHOUSE_ variables (service.cli)."""
+    return create_app(store_url=os.environ["TEAHOUSE_STORE_URL"], limits=Limits.from_sources())
+
+
 def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> int:
     if raw is None or raw == "":
         return default
@@ -255,23 +271,42 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
 
 
 async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
-    """Pump frames in and out until the client leaves or is cut off for reading too slowly."""
-    closing: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    """Pump frames in and out until the client leaves or is cut off for reading too slowly.
+
+    Frames are written by a task that runs only while the session's outbox holds something
+    (the session wakes it), so an idle connection holds no writer, and a broadcast to many
+    connections queues its frame on each without awaiting any of them."""
+    loop = asyncio.get_running_loop()
+    binary = encoding.endswith("msgpack")
+    closing: asyncio.Future[tuple[int, str]] = loop.create_future()
+    writer: asyncio.Task[None] | None = None
+
+    async def drain() -> None:
+        nonlocal writer
+        outbox = session.outbox
+        try:
+            while outbox and not closing.done():
+                data = outbox.popleft()
+                if binary:
+                    await ws.send_bytes(data)
+                else:
+                    await ws.send_text(data.decode())
+        except Exception:  # the socket went away: the reader sees the disconnect
+            outbox.clear()
+        finally:
+            writer = None
+
+    def wake() -> None:
+        nonlocal writer
+        if writer is None and not closing.done():
+            writer = loop.create_task(drain())
 
     def on_cut(code: int, reason: str) -> None:
         if not closing.done():
             closing.set_result((code, reason))
 
     session = Session(lobby, encoding, on_cut)
-    binary = session.encoding.endswith("msgpack")
-
-    async def writer() -> None:
-        while True:
-            data = await session.outbox.get()
-            if binary:
-                await ws.send_bytes(data)
-            else:
-                await ws.send_text(data.decode())
+    session.wake = wake
 
     async def reader() -> None:
         while True:
@@ -283,15 +318,18 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str) -> None:
                 frame = msg.get("text") or ""
             await session.handle(frame)
 
-    tasks: list[asyncio.Future[Any]] = [asyncio.create_task(writer()), asyncio.create_task(reader())]
+    reading: asyncio.Future[Any] = loop.create_task(reader())
     try:
-        done, _ = await asyncio.wait([*tasks, closing], return_when=asyncio.FIRST_COMPLETED)
-        if closing in done:
+        await asyncio.wait([reading, closing], return_when=asyncio.FIRST_COMPLETED)
+        if closing.done():
             code, reason = closing.result()
-            tasks[0].cancel()
+            if writer is not None:
+                writer.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(code=code, reason=reason), 2)
     finally:
+        session.cut = True
+        tasks = [t for t in (reading, writer) if t is not None]
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

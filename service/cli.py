@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import sys
 
-from service.limits import Limits
+from service.limits import Limits, env_name
 from service.store import DEFAULT_URL
+
+STORE_ENV = "TEAHOUSE_STORE_URL"  # --workers: how the parent hands its store to each process
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--store", default=DEFAULT_URL,
                        help="sqlite:PATH (default: sqlite:teahouse-data) or redis://HOST:PORT/DB")
     serve.add_argument("--log-level", default="warning")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="server processes sharing the port and the store (N > 1 needs a redis:// store)")
     serve.add_argument("--bench-games", action="store_true",
                        help="also play the unlisted benchmark games of bench/games (e.g. handcards)")
     Limits.add_arguments(serve)
@@ -69,11 +74,32 @@ def _serve(args: argparse.Namespace) -> int:
 
     from service.app import create_app
 
-    app = create_app(store_url=args.store, limits=Limits.from_sources(args))
-    print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}); "
+    limits = Limits.from_sources(args)
+    options: dict = dict(host=args.host, port=args.port, ws="websockets-sansio", ws_per_message_deflate=False,
+                         ws_max_size=1 << 20, log_level=args.log_level, lifespan="on")
+    if args.workers < 1:
+        print("--workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not args.store.startswith(("redis://", "rediss://", "unix://")):
+        # Each process caches its matches and learns of new commits from its store: a Redis
+        # stream read by every node. The SQLite store wakes its tails in-process only, so a
+        # second process would never see the first one's commits.
+        print("--workers N > 1 needs a shared store (redis://...); the SQLite store serves one process",
+              file=sys.stderr)
+        return 2
+    print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}"
+          f"{f', {args.workers} processes' if args.workers > 1 else ''}); "
           f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_per_message_deflate=False,
-                ws_max_size=1 << 20, log_level=args.log_level, lifespan="on")
+    if args.workers == 1:
+        uvicorn.run(create_app(store_url=args.store, limits=limits), **options)
+        return 0
+    # N processes, each a whole node (service.app.app_from_env builds it from the environment).
+    os.environ[STORE_ENV] = args.store
+    for f in dataclasses.fields(Limits):  # the flags given, as the environment each process reads
+        raw = getattr(args, f"limit_{f.name}", None)
+        if raw is not None:
+            os.environ[env_name(f.name)] = raw
+    uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
     return 0
 
 

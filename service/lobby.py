@@ -9,15 +9,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
+from service import replay
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import new_seed, seed_commitment
 from service.runtime import MatchRuntime
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
+
+log = logging.getLogger("teahouse.lobby")
 
 MIN_TURN_SECONDS = 1
 MAX_TURN_SECONDS = 7 * 24 * 3600
@@ -94,9 +99,11 @@ class Lobby:
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
-                     absent: Any = "bot", bots: Any = None) -> MatchRecord:
-        if not isinstance(game_id, str) or not playable(game_id):
-            raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
+                     commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None) -> MatchRecord:
+        if not isinstance(game_id, str):
+            raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
+        if not playable(game_id):
+            raise LobbyError("unknown_game", f"unknown game {game_id[:40]!r}; known: {', '.join(GAMES)}")
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):
             raise LobbyError("bad_field", "players must be an integer")
@@ -121,11 +128,11 @@ class Lobby:
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
-            forked_from=forked_from, turn_seconds=turn_seconds, absent=absent,
-            bots=strengths, bot_seed=new_seed(),
+            forked_from=forked_from, turn_seconds=turn_seconds, rules_version=game.rules_version,
+            absent=absent, bots=strengths, bot_seed=new_seed(),
             seats=[SeatRecord(seat=i) for i in range(players)],
         )
-        await self.store.create_match(record)
+        await self.store.create_match(record, commits)
         if strengths is not None:
             for seat, strength in enumerate(strengths):
                 if strength is not None:
@@ -146,20 +153,15 @@ class Lobby:
             raise LobbyError("bad_field", f"seq must be an integer from 0 to {last}")
         commits = await self.store.read(match_id, 0, seq)
         game = get_game(source.game)
-        state = game.initial(source.options, source.players)
-        for c in commits:
-            for e in c.events:
-                state = game.evolve(state, e)
+        state = replay.state_at(source, commits, seq)
         if seq > 0 and game.status(state)["finished"]:
             raise LobbyError("bad_field", f"the match is already over at seq {seq}; fork from earlier")
-        record = await self.create(source.game, source.players, source.options, source.listed,
-                                   forked_from={"match": match_id, "seq": seq, "seed": source.seed},
-                                   turn_seconds=source.turn_seconds, absent=source.absent)
-        for c in commits:
-            # The copied commits keep their facts; their move ids belong to the old seats.
-            await self.store.append(record.id, Commit(seq=c.seq, seat=c.seat, command=c.command,
-                                                      events=c.events, ts=c.ts))
-        return record
+        # The copied commits keep their facts; their move ids belong to the old seats. They are
+        # written with the record, in one transaction: no fork ever exists half-copied.
+        copied = [Commit(seq=c.seq, seat=c.seat, command=c.command, events=c.events, ts=c.ts) for c in commits]
+        return await self.create(source.game, source.players, source.options, source.listed,
+                                 forked_from={"match": match_id, "seq": seq, "seed": source.seed},
+                                 turn_seconds=source.turn_seconds, commits=copied, absent=source.absent)
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:
@@ -174,9 +176,18 @@ class Lobby:
         else:
             candidates = [seat]
         token = secrets.token_urlsafe(32)
+        digest = hash_token(token)
         for s in candidates:
-            if await self.store.claim_seat(match_id, s, hash_token(token), name):
-                await self._start_if_full(match_id)
+            if await self.store.claim_seat(match_id, s, digest, name):
+                try:
+                    await self._start_if_full(match_id)
+                except Exception:
+                    # Claiming the last seat and starting are one step: the player never got
+                    # the token, so a start that is not in the log gives the seat back.
+                    if await self.store.last_seq(match_id) == 0:
+                        await self.store.release_seat(match_id, s, digest)
+                        raise
+                    log.exception("%s: started, but failed after the start", match_id)
                 return s, token
         if seat is not None:
             raise LobbyError("seat_taken", f"seat {seat} is taken", 409)
@@ -187,6 +198,7 @@ class Lobby:
         if record is None or not all(s.taken for s in record.seats):
             return
         runtime = await self.runtime(match_id)
+        runtime.record.seats = record.seats  # every seat's name is known now: the commits' words use them
         if runtime.seq == 0:
             try:
                 await runtime.submit(None, {"type": "start"}, "start")

@@ -87,12 +87,13 @@ class Projection:
             ap._full = Frame(message, {**message, "ref": self.ref, "keys": list(ap.keys.keys)})
         return ap._full
 
-    def advance(self, state: dict[str, Any], seq: int) -> dict[Audience, Frame]:
-        """The patch frame of every watched audience for the commit that made `state`."""
+    def advance(self, state: dict[str, Any], seq: int, said: list[str] | None = None) -> dict[Audience, Frame]:
+        """The patch frame of every watched audience for the commit that made `state`;
+        `said` (the commit's sentences, the same for everyone) rides along in each."""
         frames: dict[Audience, Frame] = {}
         for audience, ap in self._audiences.items():
             doc = self.document(state, audience)
-            message = messages.patch(self.match_id, seq, diff(ap.doc, doc))
+            message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys))
             ap.doc, ap.seq, ap._full = doc, seq, None
             ap.recent.append((seq, frame))

@@ -20,11 +20,13 @@ from typing import Any, Protocol
 from protocol import messages
 from service.bots import DEFAULT_STRENGTH, bot_rng
 from service.bots import pool as bot_pool
-from service.games import Game, IllegalMove, get_game
+from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
+from service.narration import commit_sentences, move_labels, names_of
 from service.projection import Audience, Frame, Projection
 from service.store import Commit, Conflict, EventStore, MatchRecord
+from service.store.base import EVENT_SCHEMA
 
 log = logging.getLogger("teahouse.runtime")
 
@@ -35,6 +37,9 @@ PRESENCE_COALESCE_S = 0.05
 CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
 REMEMBERED_REJECTIONS = 1024
+# Accepted move ids a snapshot carries: a client retries the moves it sent last, never one
+# from a thousand commits ago.
+SNAPSHOT_MOVE_IDS = 1024
 # Every runtime on this node gets its own number: protocol v2 names matches by it in frames.
 _REFS = itertools.count(1)
 
@@ -71,10 +76,10 @@ class MatchRuntime:
         self.closed = False
         self.last_active = time.monotonic()
         self._remote_presence: dict[str, tuple[list[int], int]] = {}
-        self._sent_presence: dict[str, Any] | None = None
         self._presence_task: asyncio.Task | None = None
         self._presence_scheduled = False
-        self._newcomers: set[Watcher] = set()  # owed a presence frame at the next flush
+        # The presence each watcher last received: it is sent one only when it changed for it.
+        self._presence_seen: dict[Watcher, dict[str, Any]] = {}
         self.last_ts = 0  # the latest commit's time: the turn clock runs from it
         self.deadline: int | None = None
         self._clock_task: asyncio.Task | None = None
@@ -94,11 +99,7 @@ class MatchRuntime:
     async def load(self) -> None:
         snap = await self.store.load_snapshot(self.id)
         if snap is not None:
-            self.seq, self.state = snap
-            # Move ids before the snapshot are still needed for idempotent retries.
-            for c in await self.store.read(self.id, 0, self.seq):
-                if c.move_id is not None:
-                    self.accepted[(c.seat, c.move_id)] = c.seq
+            self._restore(*snap)
         for c in await self.store.read(self.id, self.seq):
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
@@ -132,8 +133,7 @@ class MatchRuntime:
     def _fold_commit(self, c: Commit) -> None:
         if c.seq != self.seq + 1:
             raise RuntimeError(f"{self.id}: commit {c.seq} after {self.seq}")
-        for e in c.events:
-            self.state = self.game.evolve(self.state, e)
+        self.state = fold(self.game, c.events, self.state, self.record.rules_version)
         self.seq = c.seq
         self.last_ts = c.ts
         if c.move_id is not None:
@@ -143,8 +143,11 @@ class MatchRuntime:
         if c.seq <= self.seq:
             return
         self.last_active = time.monotonic()
+        if c.seq == 1:
+            await self._refresh_names()
         self._fold_commit(c)
-        self._broadcast(self.projection.advance(self.state, self.seq))
+        said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, self.state)
+        self._broadcast(self.projection.advance(self.state, self.seq, said))
         status = self.game.status(self.state)
         if status["finished"] and not self.record.finished:
             result = dict(status["result"] or {})
@@ -152,7 +155,7 @@ class MatchRuntime:
             await self.store.mark_finished(self.id, result)
             self._broadcast_all(Frame(messages.finished(self.id, self.seq, result, self.record.seed)))
         if self.seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(self.id, self.seq, self.state)
+            await self.store.save_snapshot(self.id, self.seq, self._snapshot())
         self._arm_clock()
         self._wake_bots()
 
@@ -214,6 +217,21 @@ class MatchRuntime:
                 del self._bot_tasks[seat]  # done thinking: the seat may get a new bot task
             if self.seq != seq:
                 self._wake_bots()
+
+    # -- snapshots: a shortcut for the fold, valid only under the rules that made them -------
+    def _snapshot(self) -> dict[str, Any]:
+        """The state, the rules it was folded under, and the latest move ids (so that a load
+        from the snapshot answers retries without reading the log before it)."""
+        recent = sorted(self.accepted.items(), key=lambda kv: kv[1])[-SNAPSHOT_MOVE_IDS:]
+        return {"rules_version": self.game.rules_version, "event_schema": EVENT_SCHEMA, "state": self.state,
+                "moves": [[seat, move_id, seq] for (seat, move_id), seq in recent]}
+
+    def _restore(self, seq: int, snap: dict[str, Any]) -> None:
+        if snap.get("rules_version") != self.game.rules_version or snap.get("event_schema") != EVENT_SCHEMA:
+            return  # made by other rules (or before snapshots said which): fold the log instead
+        self.seq, self.state = seq, snap["state"]
+        for seat, move_id, at in snap["moves"]:
+            self.accepted[(seat, move_id)] = at
 
     # -- the turn clock -------------------------------------------------------------------
     def _arm_clock(self) -> None:
@@ -292,6 +310,25 @@ class MatchRuntime:
     def legal_moves(self, seat: int) -> list[dict[str, Any]]:
         return self.game.legal_moves(self.state, seat)
 
+    def labels(self, seat: int, moves: list[dict[str, Any]]) -> list[str]:
+        """A sentence per move in `moves`, as `seat` sees it."""
+        return move_labels(self.game, self.game.view(self.state, seat), seat, moves, self.names)
+
+    @property
+    def names(self) -> list[str]:
+        return names_of(self.record.seats, self.record.players)
+
+    async def _refresh_names(self) -> None:
+        """The start commit comes once every seat is taken: the seats (and their names) are
+        final from then on, but this cache may have loaded the record before they were."""
+        try:
+            fresh = await self.store.get_match(self.id)
+        except Exception:
+            log.exception("reading the seats of %s failed; narrating with the names known", self.id)
+            return
+        if fresh is not None:
+            self.record.seats = fresh.seats
+
     def status(self) -> dict[str, Any]:
         return dict(self.game.status(self.state))
 
@@ -305,7 +342,11 @@ class MatchRuntime:
         if self.record.finished:
             watcher.deliver(Frame(messages.finished(self.id, self.seq, self.record.result,
                                                     self.record.seed)).encoded(watcher.encoding))
-        self._newcomers.add(watcher)
+        # Presence is part of the answer (SPEC 3.3), before the clock and before the reply to
+        # the client's next request; the others hear of the change at the coalesced flush.
+        current = self.presence()
+        self._presence_seen[watcher] = current
+        watcher.deliver(Frame(current).encoded(watcher.encoding))
         self._presence_soon()
         if self.deadline is not None:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
@@ -325,6 +366,7 @@ class MatchRuntime:
                 if not group:
                     del self.watchers[audience]
                     self.projection.unwatch(audience)
+        self._presence_seen.pop(watcher, None)
         self._presence_soon()
 
     def local_counts(self) -> tuple[list[int], int]:
@@ -383,22 +425,18 @@ class MatchRuntime:
 
     def _flush_presence(self) -> None:
         self._presence_scheduled = False
-        newcomers, self._newcomers = self._newcomers, set()
-        if self.closed or self._broadcast_presence():
-            return
-        frame = Frame(self.presence())  # unchanged for the others; the newcomers still need it
-        for w in newcomers:
-            if any(w in group for group in self.watchers.values()):
-                w.deliver(frame.encoded(w.encoding))
+        if not self.closed:
+            self._broadcast_presence()
 
-    def _broadcast_presence(self) -> bool:
-        """Send presence to everyone if it changed; say whether it did."""
+    def _broadcast_presence(self) -> None:
+        """Send the presence to every watcher for whom it changed (encoded once per encoding)."""
         current = self.presence()
-        if current == self._sent_presence:
-            return False
-        self._sent_presence = current
-        self._broadcast_all(Frame(current))
-        return True
+        frame = Frame(current)
+        for group in list(self.watchers.values()):
+            for w in list(group):
+                if self._presence_seen.get(w) != current:
+                    self._presence_seen[w] = current
+                    w.deliver(frame.encoded(w.encoding))
 
     async def close(self) -> None:
         self.closed = True

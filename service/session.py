@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -39,7 +40,11 @@ class Session:
         self.encoding = encoding
         self.version = 2 if encoding.startswith("v2.") else 1
         self.id = secrets.token_hex(8)
-        self.outbox: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTBOX)
+        # Frames waiting for the socket. The adapter sets `wake`, called when the outbox goes
+        # from empty to not empty: it writes in a task that exists only while there is something
+        # to write, so an idle connection holds no writer task (memory per idle connection).
+        self.outbox: deque[bytes] = deque()
+        self.wake: Callable[[], None] | None = None
         self.greeted = False
         self.cut = False
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
@@ -49,9 +54,11 @@ class Session:
     def deliver(self, data: bytes) -> None:
         if self.cut:
             return
-        try:
-            self.outbox.put_nowait(data)
-        except asyncio.QueueFull:
+        if len(self.outbox) < OUTBOX:
+            self.outbox.append(data)
+            if len(self.outbox) == 1 and self.wake is not None:
+                self.wake()
+        else:
             self.cut = True
             # Not now: we may be inside a broadcast, and leaving broadcasts presence, which
             # may cut the next full outbox, and so on down the stack.
@@ -63,7 +70,7 @@ class Session:
 
     # -- in ---------------------------------------------------------------------------------
     async def handle(self, frame: bytes | str) -> None:
-        ref = None
+        ref = match = None
         try:
             size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
             if size > MAX_FRAME:
@@ -72,16 +79,20 @@ class Session:
             if isinstance(raw, dict):
                 ref = raw.get("id") if isinstance(raw.get("id"), str) else raw.get("type")
                 ref = ref if isinstance(ref, str) else None
+                named = raw.get("match")
+                match = named if isinstance(named, str) and len(named) <= messages.MATCH_ID_MAX else None
+                if not self.greeted and raw.get("type") not in ("hello", "ping"):
+                    raise ProtocolError("hello_required", "send hello first")
             msg = messages.parse_client(raw)
             await getattr(self, f"_on_{msg['type']}")(msg)
         except ProtocolError as exc:
-            self.send(messages.error(exc.code, exc.message, ref))
+            self.send(messages.error(exc.code, exc.message, ref, match))
         except LobbyError as exc:
             code = exc.code if exc.code in ("unknown_match",) else "bad_field"
-            self.send(messages.error(code, exc.message, ref))
+            self.send(messages.error(code, exc.message, ref, match))
         except Exception:
             log.exception("session %s: failed on a frame", self.id)
-            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref))
+            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref, match))
 
     async def _on_hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:
@@ -155,7 +166,8 @@ class Session:
         rt, seat = self._joined(msg["match"])
         if seat is None:
             raise ProtocolError("not_seated", "spectators have no legal moves")
-        self.send(messages.legal_moves(rt.id, rt.seq, rt.legal_moves(seat)))
+        moves = rt.legal_moves(seat)
+        self.send(messages.legal_moves(rt.id, rt.seq, moves, rt.labels(seat, moves)))
 
     async def _on_resync(self, msg: dict[str, Any]) -> None:
         rt, audience = self._joined(msg["match"])

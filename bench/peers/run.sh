@@ -6,6 +6,9 @@
 #   ./run.sh colyseus bgio        # a subset
 #   SCENARIOS="a b" ./run.sh bgio # a subset of scenarios (a b c idle)
 #
+# (Teahouse's copy, bench/peers: the server runs with --bench-games, which plays handcards, and
+# without the per-address limits, since every client of the rig comes from 127.0.0.1; the
+# adapter speaks protocol v2 unless TEAHOUSE_PROTOCOL=1; TEAHOUSE_SERVE_ARGS adds serve flags.)
 # Teahouse (configs teahouse-sqlite, teahouse-redis; the -lean variants drive it with the
 # adapter's lean client instead of the project's JS SDK) needs TEAHOUSE_HOME = a Teahouse
 # checkout with its .venv (deploy/bootstrap.sh) and a game registered as "handcards" (see
@@ -47,7 +50,7 @@ server_cmd() { # config -> "adapter url command..."
     colyseus-50ms) echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 50" ;;
     teahouse-sqlite|teahouse-sqlite-lean|teahouse-redis|teahouse-redis-lean)
       # the store URL (@STORE@) is filled in by start_server: a fresh directory / redis-server
-      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ ${TEAHOUSE_SERVE_ARGS:-}" ;;
+      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 ${TEAHOUSE_SERVE_ARGS:-}" ;;
     *) echo "unknown config $1" >&2; exit 2 ;;
   esac
 }

@@ -193,9 +193,12 @@ export function deepEqual(a, b) {
 // -- one match as this connection's audience sees it -------------------------------------------
 
 /**
- * Read `doc`, `view`, `status`, `seq`, `presence`, `finished`, `deadline` (the turn clock).
+ * Read `doc`, `view`, `status`, `seq`, `presence`, `finished`, `deadline` (the turn clock),
+ * `said` (the latest commit's sentences for people, SPEC §3.14) and `story` ([{seq, said}] of
+ * every commit seen live; for earlier ones read `client.replay(match).log`).
  * Subscribe with `onChange(fn)` (fn gets the reason: "view", "patch", "presence", "clock",
- * "finished", "lost"), or await `waitFor(predicate)`.
+ * "finished", "lost", then this view, then on "patch" the commit's sentences), or await
+ * `waitFor(predicate)`.
  */
 export class MatchView {
   constructor(conn, match, seat, token) {
@@ -208,6 +211,8 @@ export class MatchView {
     this.presence = null;
     this.finished = null;
     this.deadline = null; // the turn clock: ms since the epoch when the seats to act run out, or null
+    this.said = []; // the latest commit's sentences (SPEC §3.14)
+    this.story = []; // {seq, said} of each commit seen live on this connection
     this.resyncs = 0;
     this._resyncFrom = null; // the seq a resync was asked from; further gaps wait for it
     this._listeners = new Set();
@@ -253,10 +258,10 @@ export class MatchView {
     });
   }
 
-  _emit(reason) {
+  _emit(reason, said = undefined) {
     for (const fn of [...this._listeners]) {
       try {
-        fn(reason, this);
+        fn(reason, this, said);
       } catch (err) {
         console.error("teahouse: a change listener failed", err);
       }
@@ -285,8 +290,10 @@ export class MatchView {
       return;
     }
     this.seq = msg.seq;
+    this.said = Array.isArray(msg.said) ? msg.said.map(String) : [];
+    this.story.push({ seq: msg.seq, said: this.said });
     this._resyncFrom = null;
-    this._emit("patch");
+    this._emit("patch", this.said);
   }
 
   _resync(force = false) {
@@ -441,10 +448,15 @@ export class Connection {
     return reply.seq;
   }
 
-  /** The commands this connection's seat may send now (empty when it is not its turn). */
+  /** The commands this connection's seat may send now (empty when it is not its turn). The
+   * array also carries `labels`: a short English label per command, parallel to it (SPEC §3.14;
+   * the commands' types when the server sends none). */
   async legalMoves(match) {
     const reply = await this._request(`legal_moves:${match}`, { type: "legal", match }, "legal");
-    return reply.moves;
+    const moves = reply.moves;
+    const labels = Array.isArray(reply.labels) && reply.labels.length === moves.length
+      ? reply.labels.map(String) : moves.map((m) => String(m.type ?? "move"));
+    return Object.assign(moves, { labels });
   }
 
   /** Round trip in milliseconds. */

@@ -34,7 +34,8 @@ class Rejected(ServerError):
 
 
 class MatchView:
-    """One match as this connection's audience sees it. Read `doc`, `view`, `status`."""
+    """One match as this connection's audience sees it. Read `doc`, `view`, `status`, and
+    `said` / `story` for what happened in words (SPEC 3.14)."""
 
     def __init__(self, conn: Connection, match: str, seat: int | None, token: str | None) -> None:
         self.conn, self.match, self.seat, self.token = conn, match, seat, token
@@ -44,6 +45,10 @@ class MatchView:
         self.finished: dict[str, Any] | None = None
         self.deadline: int | None = None  # the turn clock, ms since the epoch (None: no clock)
         self.resyncs = 0
+        # The latest commit's sentences, and (seq, sentences) of every commit seen live on this
+        # connection (a resync's full view brings no words: read GET .../replay's `log` for those).
+        self.said: list[str] = []
+        self.story: list[tuple[int, list[str]]] = []
         self._resync_pending = False
         self._changed = asyncio.Condition()
 
@@ -92,6 +97,8 @@ class MatchView:
             await self._resync()
             return
         self.seq = msg["seq"]
+        self.said = [str(s) for s in msg.get("said") or []]
+        self.story.append((self.seq, self.said))
         self._resync_pending = False
         await self._notify()
 
@@ -194,8 +201,17 @@ class Connection:
         return reply["seq"]
 
     async def legal_moves(self, match: str) -> list[dict[str, Any]]:
+        return (await self.labelled_moves(match))[0]
+
+    async def labelled_moves(self, match: str) -> tuple[list[dict[str, Any]], list[str]]:
+        """The seat's legal commands and a label for each, as two parallel lists (a server that
+        sends no labels gets the commands' types)."""
         reply = await self._request(("legal_moves", match), {"type": "legal", "match": match}, ref="legal")
-        return reply["moves"]
+        moves = reply["moves"]
+        labels = reply.get("labels")
+        if not isinstance(labels, list) or len(labels) != len(moves):
+            labels = [str(m.get("type", "move")) for m in moves]
+        return moves, labels
 
     async def ping(self) -> dict[str, Any]:
         nonce = next(self._ids)

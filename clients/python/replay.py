@@ -23,6 +23,8 @@ async def run_replay(url: str, match: str, seat: int | None = None, step: bool =
         frame = await client.replay(match, c["seq"], seat)
         who = "system" if c["seat"] is None else f"seat {c['seat']}"
         print(f"--- seq {c['seq']}: {who} {orjson.dumps(c['command']).decode()}")
+        for line in c.get("said") or []:  # the server's words for the commit (SPEC 3.14)
+            print(f"    > {line}")
         for e in c["events"]:
             print(f"    {orjson.dumps(e).decode()[:200]}")
         st = frame["status"]

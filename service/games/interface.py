@@ -43,6 +43,24 @@ class IllegalMove(Exception):
 
 
 @dataclass(frozen=True)
+class Narrator:
+    """Words for people: a game's sentences for its moves and its commits (English).
+
+    `describe_move(command, view, seat, names)` labels one legal move as `seat` sees it, from
+    that seat's own view. `describe_commit(seat, command, events, names)` tells what a commit
+    did, for everyone: the same sentences go to every audience, so they may say only what a
+    spectator's view shows (never a card drawn into a hand, a deck order, a face-down card).
+    `names` holds every seat's display name, by seat. `describe_end(view, names)`, for a game
+    whose events do not tell the end, says how the match ended from the spectators' view after
+    the commit that ended it (None: the server's generic words, from the result).
+    """
+
+    describe_move: Callable[[Command, View, int, list[str]], str]
+    describe_commit: Callable[[int | None, Command, list[Event], list[str]], list[str]]
+    describe_end: Callable[[View, list[str]], str] | None = None
+
+
+@dataclass(frozen=True)
 class Commands:
     """Every command a game takes and the fields each may carry besides `type`.
 
@@ -80,6 +98,8 @@ class Game:
     # The public, unchanging facts a client needs to draw this game for these options and
     # seat count: board geometry, card faces, tile shapes. Never anything hidden.
     reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
+    # Words for people (service/narration.py falls back to generic words without one).
+    narrator: Narrator | None = None
     # Every command and the fields it takes. `decide` runs behind the shared preamble
     # (service.games.preamble): the same situation gets the same code in every game, and a
     # field no command takes is refused before the engine sees it.
@@ -87,6 +107,10 @@ class Game:
     # Options that fix what the rules keep hidden (a deck's order, a draw pile, the answers):
     # while a match is live the lobby names them but never shows their values.
     secret_options: frozenset[str] = frozenset()
+    # How to read a log written under an older `rules_version`: upcasters[v] turns one event
+    # written under version v into the events version v + 1 would have written (a rename, a new
+    # field's old default...). A finished match thus keeps replaying after its engine changes.
+    upcasters: Mapping[int, Callable[[Event], list[Event]]] = field(default_factory=dict)
 
     # Optional (games/<id>/hidden.py): a state in which everything the seats in `keep` cannot
     # see is dealt again at random, and everything they can see is kept. It depends only on
@@ -103,8 +127,24 @@ class Game:
         object.__setattr__(self, "decide", guarded(self.decide, self.commands, self.status))
 
 
-def fold(game: Game, events: list[Event], state: State) -> State:
-    """Apply events in order; the only way a state is ever rebuilt."""
-    for event in events:
+def fold(game: Game, events: list[Event], state: State, written_under: int | None = None) -> State:
+    """Apply events in order; the only way a state is ever rebuilt. `written_under`: the rules
+    version of the match that logged them (None: the game's current one)."""
+    for event in upcast(game, events, written_under):
         state = game.evolve(state, event)
     return state
+
+
+def upcast(game: Game, events: list[Event], written_under: int | None) -> list[Event]:
+    """Events of a log written under an older rules version, as the current engine reads them."""
+    version = game.rules_version if written_under is None else written_under
+    if version > game.rules_version:
+        raise ValueError(f"{game.id}: a log of rules version {version} is newer than this engine "
+                         f"({game.rules_version})")
+    while version < game.rules_version:
+        step = game.upcasters.get(version)
+        if step is None:
+            raise ValueError(f"{game.id}: no upcaster from rules version {version}")
+        events = [new for e in events for new in step(e)]
+        version += 1
+    return events

@@ -9,7 +9,7 @@ concurrency control Teahouse needs, whatever the number of server nodes.
 from __future__ import annotations
 
 import abc
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -65,6 +65,10 @@ class MatchRecord:
     created: int
     forked_from: dict[str, Any] | None = None
     turn_seconds: int | None = None  # the turn clock; None: no clock
+    # The game's rules version and the event schema when the match was created: its log is
+    # always folded as written under them (records from before this field: version 1).
+    rules_version: int = 1
+    event_schema: int = EVENT_SCHEMA
     absent: str = "bot"  # what the clock plays for a seat that lets it run out (ABSENT_POLICIES)
     bots: list[int | None] | None = None  # per seat: a server bot's strength, or None for a person
     bot_seed: str | None = None  # the bots' own randomness (never the match seed: that is chance)
@@ -89,7 +93,8 @@ class EventStore(abc.ABC):
 
     # -- matches ------------------------------------------------------------------------
     @abc.abstractmethod
-    async def create_match(self, record: MatchRecord) -> None: ...
+    async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
+        """Write a new match and, for a fork, the commits it starts with: all of it, or nothing."""
 
     @abc.abstractmethod
     async def get_match(self, match_id: str) -> MatchRecord | None: ...
@@ -101,6 +106,10 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
         """Take a free seat; False if someone already holds it."""
+
+    @abc.abstractmethod
+    async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
+        """Free a seat again, if `token_hash` still holds it (a claim whose start failed)."""
 
     @abc.abstractmethod
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None: ...

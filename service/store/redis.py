@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 import msgpack
@@ -71,8 +71,11 @@ class RedisStore(EventStore):
         self._append_script = self._r.register_script(_APPEND)
 
     # -- matches ------------------------------------------------------------------------
-    async def create_match(self, record: MatchRecord) -> None:
+    async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
+        # One MULTI/EXEC: a fork's record never exists without the commits it starts from.
         async with self._r.pipeline(transaction=True) as p:
+            for c in commits:
+                p.xadd(_key(record.id, "log"), {"c": c.pack()}, id=f"{c.seq}-0")
             p.set(_key(record.id, "meta"), record.pack(), nx=True)
             for s in record.seats:
                 if s.token_hash is not None:
@@ -111,6 +114,17 @@ class RedisStore(EventStore):
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
         return bool(await self._r.hsetnx(
             _key(match_id, "seats"), str(seat), msgpack.packb({"t": token_hash, "n": name})))
+
+    _RELEASE = """
+    if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+    return 0
+    """
+
+    async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
+        # Only the claim that holds the seat is undone; the seat's value is the claim's bytes.
+        raw = await self._r.hget(_key(match_id, "seats"), str(seat))
+        if raw is not None and msgpack.unpackb(raw, raw=False).get("t") == token_hash:
+            await self._r.eval(self._RELEASE, 1, _key(match_id, "seats"), str(seat), raw)
 
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         await self._r.set(_key(match_id, "fin"), msgpack.packb(result, use_bin_type=True))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -76,9 +76,9 @@ class SqliteStore(EventStore):
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     # -- matches ------------------------------------------------------------------------
-    async def create_match(self, record: MatchRecord) -> None:
+    async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
         def go() -> None:
-            with _tx(self._db):
+            with _tx(self._db, immediate=bool(commits)):
                 self._db.execute(
                     "INSERT INTO matches (id, record, created, listed) VALUES (?, ?, ?, ?)",
                     (record.id, record.pack(), record.created, int(record.listed)),
@@ -86,6 +86,10 @@ class SqliteStore(EventStore):
                 self._db.executemany(
                     "INSERT INTO seats (match, seat, token_hash, name) VALUES (?, ?, ?, ?)",
                     [(record.id, s.seat, s.token_hash, s.name) for s in record.seats],
+                )
+                self._db.executemany(
+                    "INSERT INTO log (match, seq, commit_data) VALUES (?, ?, ?)",
+                    [(record.id, c.seq, c.pack()) for c in commits],
                 )
         await self._run(go)
 
@@ -125,6 +129,11 @@ class SqliteStore(EventStore):
             )
             return cur.rowcount == 1
         return await self._run(go)
+
+    async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
+        await self._run(lambda: self._db.execute(
+            "UPDATE seats SET token_hash = NULL, name = NULL WHERE match = ? AND seat = ? AND token_hash = ?",
+            (match_id, seat, token_hash)))
 
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         blob = msgpack.packb(result, use_bin_type=True)

@@ -10,6 +10,7 @@ import websockets
 
 from clients.python import Connection, MatchView, TeahouseClient
 from clients.python.bot import play_seat
+from protocol.v2 import Expander
 from service.games import get_game
 from service.games.chance import commit_rng
 from tests.support.hidden import forbidden
@@ -61,19 +62,27 @@ def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: in
     canary really flew."""
     g = get_game(game_id)
     checked = 0
+    expander = Expander()
     for raw in frames:
         msg = msgpack.unpackb(raw, raw=False, strict_map_key=False)
         # protocol v2 sends patches and acks as arrays [kind, ref, seq, ...] (SPEC §12)
         seq = msg.get("seq") if isinstance(msg, dict) else msg[2]
+        told = expander.expand(msg)  # as v1 maps: a v2 patch carries `said` in its trailing map
         if not isinstance(seq, int) or seq >= len(states):
             continue
         state = states[seq]
+        said = told.get("said") or [] if told.get("type") == "patch" else []
         for other in [*range(players), None]:
             for secret in g.secrets(state, other):
                 token = msgpack.packb(secret)
                 if other is None or other != audience:
                     checked += 1
                     assert token not in raw, f"{secret!r} (of {other}) leaked to {audience} at seq {seq}"
+                # The sentences go to every audience alike: they hold nobody's secret, not
+                # even inside a longer sentence.
+                if said:
+                    checked += 1
+                    assert not any(secret in s for s in said), f"{secret!r} (of {other}) told at seq {seq}: {said}"
         # and what the spec hides, independently of the engine's declaration (tests/support/hidden.py)
         for secret in forbidden(game_id, state, audience):
             checked += 1

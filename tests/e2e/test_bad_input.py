@@ -276,6 +276,9 @@ async def test_resync_from_a_seq_sends_the_missing_patches(sqlite_server, live):
 
 @pytest.mark.parametrize("body,status,code", [
     ({"game": "chess", "players": 2}, 400, "unknown_game"),
+    ({"players": 2}, 400, "bad_field"),
+    ({"game": None, "players": 2}, 400, "bad_field"),
+    ({"game": 7, "players": 2}, 400, "bad_field"),
     ({"game": "pixies", "players": 9}, 400, None),
     ({"game": "pixies", "players": "two"}, 400, "bad_field"),
     ({"game": "pixies", "players": 2, "options": [1]}, 400, "bad_field"),
@@ -286,6 +289,58 @@ async def test_bad_match_creation(sqlite_server, body, status, code):
     assert r.status_code == status
     err = r.json()["error"]
     assert err["message"] and (code is None or err["code"] == code)
+    assert "None" not in err["message"], "a message is a sentence, not a Python repr"
+
+
+@pytest.mark.parametrize("query,status", [("?state=weird", 400), ("?state=LIVE", 400), ("?state=live", 200),
+                                          ("?state=", 200), ("", 200)])
+async def test_listing_by_state_refuses_unknown_states(sqlite_server, query, status):
+    r = httpx.get(sqlite_server.url + "/api/matches" + query)
+    assert r.status_code == status
+    if status == 400:
+        assert r.json()["error"]["code"] == "bad_field"
+
+
+# -- SPEC 3.2 and 7.1: before hello, what is not hello or ping is hello_required --------------
+
+@pytest.mark.parametrize("msg", [
+    {"type": "shout"},
+    {"type": "move", "match": "m"},
+    {"type": "resync", "match": "m", "since": True},
+    {"type": "leave", "match": "m"},
+    {"match": "m"},
+])
+async def test_before_hello_every_other_message_is_hello_required(sqlite_server, msg):
+    raw = await connect(sqlite_server, hello=False)
+    await raw.send(msg)
+    await expect_error(raw, "hello_required")
+    await raw.send({"type": "ping", "nonce": 1})
+    assert (await raw.recv())["type"] == "pong"
+
+
+@pytest.mark.parametrize("frame,code", [
+    (msgpack.packb(msgpack.ExtType(5, b"xyz")), "not_a_map"),                  # a bare ext value
+    (msgpack.packb({"type": "ping", 1: 2}), "bad_field"),                       # a non-string key
+    (msgpack.packb({"type": "ping", "nonce": msgpack.ExtType(1, b"")}), "bad_field"),
+])
+async def test_ext_values_and_non_string_keys_have_their_documented_codes(sqlite_server, frame, code):
+    raw = await connect(sqlite_server)
+    await raw.ws.send(frame)
+    await expect_error(raw, code)
+    await raw.still_alive()
+
+
+async def test_errors_about_a_match_name_it(sqlite_server, live):
+    client, mid, tokens, _ = live
+    raw = await connect(sqlite_server)
+    await raw.send({"type": "join", "match": mid, "token": "not-a-token"})
+    assert (await expect_error(raw, "bad_token"))["match"] == mid
+    await raw.send({"type": "legal", "match": mid})
+    assert (await expect_error(raw, "not_joined"))["match"] == mid
+    await raw.send({"type": "spectate", "match": "nope"})
+    assert (await expect_error(raw, "unknown_match"))["match"] == "nope"
+    await raw.send({"type": "ping", "nonce": "x" * 100})
+    assert "match" not in await expect_error(raw, "bad_field")
 
 
 async def test_http_errors_are_structured(sqlite_server, live):

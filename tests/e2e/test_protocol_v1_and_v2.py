@@ -96,9 +96,10 @@ async def test_a_v2_client_reconnecting_mid_match_gets_a_full_view_with_its_key_
 
 
 def _int_keys(value):
-    """JSON writes the key indices inside v2 values as decimal strings (SPEC §12.4)."""
+    """JSON writes the key indices inside v2 values as decimal strings (SPEC §12.4); a patch's
+    trailing map of other fields (such as `said`) keeps its names."""
     if isinstance(value, dict):
-        return {int(k): _int_keys(v) for k, v in value.items()}
+        return {int(k) if k.lstrip("-").isdigit() else k: _int_keys(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_int_keys(v) for v in value]
     return value

@@ -25,7 +25,9 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     g = get_game("pixies")
     rec = MatchRecord(id=mid, game="pixies", players=2, options={}, listed=True, seed=log["seed"],
                       seed_sha256=log["seed_sha256"], created=0)
-    commits = [Commit(**c) for c in log["commits"]]
+    # `said` (SPEC 3.14) is the server's words about a commit, not part of the stored commit.
+    assert all(isinstance(c["said"], list) for c in log["commits"])
+    commits = [Commit(**{k: v for k, v in c.items() if k != "said"}) for c in log["commits"]]
     # every step, from every perspective, is the fold of the log up to it
     for seq in (0, 1, n // 2, n):
         for seat in (None, 0, 1):
@@ -42,12 +44,23 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     assert fork["seed_sha256"] != log["seed_sha256"] and fork["seq"] == n // 2
     at_fork = await client.replay(fid, n // 2)
     assert at_fork["view"] == (await client.replay(mid, n // 2))["view"]
+    # Watched before its seats are taken: the node holds the fork's runtime from here on, and
+    # must still learn the names its commits' sentences use.
+    watcher = await client.connect().open()
+    watching = await watcher.spectate(fid)
     seats, conns, views = await seat_players(client, fid, 2, record=False)
     assert (await client.match(fid))["seq"] == n // 2, "a fork does not start again"
     await asyncio.gather(*[play_resilient(c, fid, random.Random(i)) for i, c in enumerate(conns)])
     flog = await client.log(fid)
-    assert flog["commits"][: n // 2] == [{**c, "move_id": None} for c in log["commits"][: n // 2]]
+    # The copied commits keep their facts; their sentences name the fork's own seats.
+    assert ([{**c, "said": None} for c in flog["commits"][: n // 2]]
+            == [{**c, "move_id": None, "said": None} for c in log["commits"][: n // 2]])
     assert flog["result"]["winners"]
+    played = [c for c in flog["commits"][n // 2:] if c["seat"] is not None]
+    assert played and all(c["said"][0].startswith(f"p{c['seat']} ") for c in played)
+    await watching.wait_for(lambda g: g.seq == flog["seq"])
+    live = dict(watching.story)  # what the spectator read live: the same names
+    assert all(live[c["seq"]] == c["said"] for c in played)
     for bad in (-1, n + 1, "3"):
         try:
             await client.fork(mid, bad)
@@ -55,7 +68,7 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
             assert exc.code == "bad_field"
         else:
             raise AssertionError(f"fork at {bad!r} was accepted")
-    await close_all(*conns)
+    await close_all(*conns, watcher)
     await client.aclose()
 
 
@@ -70,6 +83,7 @@ def test_bot_and_replay_commands(sqlite_server):
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert rep.returncode == 0, rep.stderr
     assert "--- seq 1: system" in rep.stdout and "result:" in rep.stdout
+    assert "    > Game over: " in rep.stdout  # the commits' sentences are printed
     missing = subprocess.run([sys.executable, "-m", "service.cli", "replay", "nope", "--url", sqlite_server.url],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 1 and "cannot replay" in missing.stdout

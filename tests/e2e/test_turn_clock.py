@@ -43,6 +43,8 @@ async def test_the_clock_plays_for_seats_that_wait(sqlite_server):
         _, seq, seat = c["move_id"].split(":")
         assert c["seq"] == int(seq) + 1 and c["seat"] == int(seat)
         assert c["command"] == g.legal_moves(states[int(seq)], int(seat))[0]
+        # SPEC 3.10/3.14: everyone reads whose time ran out and what was played for them.
+        assert c["said"][0].startswith(f"Time ran out for Seat {seat}; played for them: Seat {seat} takes "), c["said"]
     assert len({c["seq"] for c in clocked}) == len(clocked), "each timeout commits once"
     await close_all(spec, *conns)
     await client.aclose()

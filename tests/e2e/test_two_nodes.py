@@ -69,3 +69,42 @@ async def test_presence_is_seen_across_nodes(clients):
     await p0.close()
     await wv.wait_for(lambda g: g.presence["seats"] == [False, False], timeout=10)
     await close_all(watcher, s2)
+
+
+async def test_a_client_never_gets_the_same_presence_twice_in_a_row(clients):
+    """Presence is sent to a client only when it changed for that client, however many nodes
+    publish it: connections arriving on one node while the other node's spectators come and go
+    (so a remote change can land between a join and the coalesced flush)."""
+    import msgpack
+
+    ca, cb = clients
+    mid = (await ca.create_match("pixies", 2))["match"]
+    stop = asyncio.Event()
+
+    async def churn() -> None:
+        while not stop.is_set():
+            c = await cb.connect().open()
+            await c.spectate(mid)
+            await asyncio.sleep(0.15)
+            await c.close()
+            await asyncio.sleep(0.15)
+
+    arrivals = []
+    churning = asyncio.create_task(churn())
+    try:
+        for _ in range(40):
+            c = await ca.connect(record=True).open()
+            arrivals.append(c)
+            await c.spectate(mid)
+            await asyncio.sleep(0.07)
+        await asyncio.sleep(1.5)
+    finally:
+        stop.set()
+        await churning
+        await close_all(*arrivals)
+    repeats = 0
+    for c in arrivals:
+        sent = [m for m in (msgpack.unpackb(f, raw=False) for f in c.frames) if m["type"] == "presence"]
+        assert sent, "spectate is always answered with a presence"
+        repeats += sum(a == b for a, b in zip(sent, sent[1:], strict=False))
+    assert repeats == 0, f"{repeats} presence frames repeated the one before"

@@ -192,7 +192,7 @@ def asyncapi_schemas() -> dict[str, Any]:
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq")},
-                     "Play a seat with its token. Answered by view (or patches after since), finished if over, clock if running, then presence."),
+                     "Play a seat with its token. Answered, in this order, by view (or patches after since), finished if over, presence, then clock if running."),
         "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq")},
                          "Watch as a spectator. Answered like join."),
         "leave": _obj("leave", ["match"], {"match": match}, "Stop watching a match. Answered by left."),
@@ -213,16 +213,21 @@ def asyncapi_schemas() -> dict[str, Any]:
         "view": _obj("view", ["match", "seq", "seat", "doc"], {
             "match": match, "seq": _ref("Seq"), "seat": {"type": ["integer", "null"], "minimum": 0},
             "doc": _ref("Document")}, "A full document; it replaces what the client held."),
-        "patch": _obj("patch", ["match", "seq", "ops"], {"match": match, "seq": _ref("Seq"),
-                                                        "ops": {"type": "array", "items": _ref("PatchOp")}},
-                      "The change from seq - 1 to seq of the audience's document."),
+        "patch": _obj("patch", ["match", "seq", "ops"], {
+            "match": match, "seq": _ref("Seq"), "ops": {"type": "array", "items": _ref("PatchOp")},
+            "said": {"type": "array", "items": {"type": "string"},
+                     "description": "The commit's sentences for people, in English; the same for every audience "
+                                    "(SPEC section 5.3). Optional: clients that do not show words ignore it."}},
+            "The change from seq - 1 to seq of the audience's document."),
         "ack": _obj("ack", ["match", "id", "seq"], {"match": match, "id": _ref("MoveId"), "seq": _ref("Seq")},
                     "The move is commit seq."),
         "reject": _obj("reject", ["match", "id", "code", "message"], {
             "match": match, "id": _ref("MoveId"), "code": {"type": "string"}, "message": {"type": "string"}},
             "The game refused the move; code is the game's (docs/games/<id>.md)."),
         "legal_moves": _obj("legal_moves", ["match", "seq", "moves"], {
-            "match": match, "seq": _ref("Seq"), "moves": {"type": "array", "items": _ref("Command")}},
+            "match": match, "seq": _ref("Seq"), "moves": {"type": "array", "items": _ref("Command")},
+            "labels": {"type": "array", "items": {"type": "string"},
+                       "description": "A short English label per move, parallel to moves, as the seat sees it."}},
             "The commands the seat may send at seq."),
         "presence": _obj("presence", ["match", "seats", "spectators"], {
             "match": match, "seats": {"type": "array", "items": {"type": "boolean"}},
@@ -616,7 +621,7 @@ def _session(rec: Recorder, http: Any) -> None:
 
             rec.keep("legal", "client", a.send({"type": "legal", "match": MATCH}), "ask for seat 0's legal moves")
             legal = a.expect("legal_moves")[0]
-            rec.keep("legal_moves", "server", legal, "seat 0's legal moves at seq 1")
+            rec.keep("legal_moves", "server", legal, "seat 0's legal moves at seq 1, with a label for each")
             b.send({"type": "legal", "match": MATCH})
             rec.keep("legal_moves_none", "server", b.expect("legal_moves")[0], "not this seat's turn: no moves")
 
@@ -624,10 +629,11 @@ def _session(rec: Recorder, http: Any) -> None:
                                                "command": legal["moves"][0]}),
                      "seat 0 plays a command taken from legal_moves")
             p2, ack = a.expect("patch", "ack")
-            rec.keep("patch", "server", p2, "seat 0's patch for commit 2 (sent before the ack)")
+            rec.keep("patch", "server", p2, "seat 0's patch for commit 2 (sent before the ack), with what it did in said")
             rec.keep("ack", "server", ack, "the move a-1 is commit 2")
             b.expect("patch")
-            s.expect("patch")
+            rec.keep("patch_spectator", "server", s.expect("patch")[0],
+                     "the spectator's patch for commit 2: its own ops, the same sentences in said")
             a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
             rec.keep("ack_retry", "server", a.expect("ack")[0],
                      "the same move id again: the same ack, nothing committed")
@@ -760,7 +766,7 @@ def _session(rec: Recorder, http: Any) -> None:
         c.send({"type": "hello"})
         c.expect("welcome")
         c.send({"type": "spectate", "match": clocked["match"]})
-        rec.keep("clock", "server", c.expect("view", "clock", "presence")[1],
+        rec.keep("clock", "server", c.expect("view", "presence", "clock")[2],
                  "the turn clock of a match created with turn_seconds 600: the seats to act have until deadline")
 
 

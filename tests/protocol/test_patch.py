@@ -241,3 +241,16 @@ def test_garbage_ops_either_apply_or_raise_patch_error(doc, ops):
     except PatchError:
         pass
     assert same(doc, before)
+
+
+def test_a_card_played_from_a_hand_and_one_drawn_is_two_ops():
+    a, b, c, d, e, f = ({"id": k, "value": i} for i, k in enumerate("abcdef"))
+    old = {"hand": [a, b, c, d, e]}
+    new = {"hand": [a, c, d, e, f]}
+    ops = diff(old, new)
+    assert ops == [{"op": "remove", "path": ["hand", 1]}, {"op": "add", "path": ["hand", 4], "value": f}]
+    assert apply(old, ops) == new
+    # the same shape at the front, and a shift that is not one (every element changes)
+    assert apply({"h": [1, 2, 3]}, diff({"h": [1, 2, 3]}, {"h": [2, 3, 4]})) == {"h": [2, 3, 4]}
+    assert len(diff({"h": [1, 2, 3]}, {"h": [2, 3, 4]})) == 2
+    assert apply({"h": [1, 2, 3]}, diff({"h": [1, 2, 3]}, {"h": [3, 1, 2]})) == {"h": [3, 1, 2]}

@@ -89,3 +89,16 @@ def test_every_game_doc_names_its_secret_options():
         line = re.search(r"^Secret options: (.*?)\. They fix", doc, re.M)
         assert line, f"docs/games/{game_id}.md does not list its secret options"
         assert set(re.findall(r"`([a-z_]+)`", line.group(1))) == set(get_game(game_id).secret_options)
+
+
+def test_spec_and_asyncapi_give_one_order_for_the_answer_to_join():
+    """SPEC 3.3 lists the answer to join: document, finished, presence, clock; AsyncAPI agrees."""
+    steps = re.search(r"^### 3\.3 .*?^1\. (.*?)^A connection may", TEXT, re.S | re.M)
+    assert steps
+    order = [m for m in re.findall(r"^\d\. (?:the frames|`([a-z_]+)`)", "1. " + steps.group(1), re.M)]
+    assert order == ["", "finished", "presence", "clock"]
+    asyncapi = (ROOT / "protocol" / "asyncapi.yaml").read_text()
+    join = re.search(r'summary: "Play a seat with its token\. (.*?)"', asyncapi)
+    assert join
+    said = [w for w in re.findall(r"\b(view|finished|presence|clock)\b", join.group(1))]
+    assert said == ["view", "finished", "presence", "clock"]

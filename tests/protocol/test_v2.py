@@ -34,7 +34,11 @@ def test_the_vectors_expand_to_their_v1_messages_in_both_encodings():
 
 def test_a_move_costs_a_few_dozen_bytes_in_v2():
     cases = {c["name"]: c for c in orjson.loads(VECTORS.read_bytes())}
-    assert len(bytes.fromhex(cases["patch"]["msgpack_hex"])) * 5 < len(encode(cases["patch"]["v1"], "msgpack"))
+    # The commit's sentences (`said`, SPEC 3.14) are the same words in both versions: the
+    # saving is in the ops, so it is measured without them.
+    words = len(encode({"said": cases["patch"]["v1"].get("said", [])}, "msgpack"))
+    v2 = len(bytes.fromhex(cases["patch"]["msgpack_hex"])) - words
+    assert v2 * 5 < len(encode(cases["patch"]["v1"], "msgpack")) - words
     assert bytes.fromhex(cases["ack"]["msgpack_hex"]) == msgpack.packb([1, 1, 2, "a-1"])
 
 

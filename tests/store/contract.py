@@ -144,3 +144,22 @@ class StoreContract:
         await store.create_match(record("race-seats", players=4))
         results = await asyncio.gather(*[store.claim_seat("race-seats", i % 4, f"h{i}", None) for i in range(16)])
         assert sum(results) == 4
+
+    async def test_a_match_created_with_commits_has_them_and_appends_after_them(self, store):
+        await store.create_match(record("fk"), [commit(1), commit(2), commit(3)])
+        assert await store.get_match("fk") is not None
+        assert [c.seq for c in await store.read("fk")] == [1, 2, 3]
+        with pytest.raises(Conflict):
+            await store.append("fk", commit(3))
+        await store.append("fk", commit(4))
+        assert await store.last_seq("fk") == 4
+
+    async def test_a_released_seat_is_free_again_only_for_its_holder(self, store):
+        await store.create_match(record("rs", players=2))
+        assert await store.claim_seat("rs", 0, "hash-a", "ann")
+        await store.release_seat("rs", 0, "hash-b")  # not the holder: nothing happens
+        assert (await store.get_match("rs")).seats[0].token_hash == "hash-a"
+        await store.release_seat("rs", 0, "hash-a")
+        seat = (await store.get_match("rs")).seats[0]
+        assert (seat.taken, seat.token_hash, seat.name) == (False, None, None)
+        assert await store.claim_seat("rs", 0, "hash-c", None)

@@ -248,3 +248,33 @@ test("a failed reconnect can be tried again", async () => {
   assert.ok(!conn.lost);
   assert.deepEqual(sockets.at(-1).sent.map((m) => m.type), ["hello", "join"]);
 });
+
+test("a patch's sentences reach the change listener and the view's story", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const game = await conn.join("M", "tok");
+  const heard = [];
+  game.onChange((reason, view, said) => heard.push([reason, said]));
+  sockets[0].push({ ...patch(4, 4), said: ["Ada takes Blue 4 onto cell 4."] });
+  sockets[0].push(patch(5, 5)); // a server that sends no words: an empty list, not undefined
+  assert.deepEqual(heard, [["patch", ["Ada takes Blue 4 onto cell 4."]], ["patch", []]]);
+  assert.deepEqual(game.said, []);
+  assert.deepEqual(game.story, [{ seq: 4, said: ["Ada takes Blue 4 onto cell 4."] }, { seq: 5, said: [] }]);
+});
+
+test("legalMoves carries a label per move, or the move types when the server sends none", async () => {
+  let withLabels = true;
+  const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
+    if (msg.type !== "legal") return false;
+    const moves = [{ type: "take_card", card: "B07" }, { type: "pass" }];
+    ws.push({ type: "legal_moves", match: "M", seq: 3, moves, ...(withLabels ? { labels: ["Take Blue 4", "Pass"] } : {}) });
+    return true;
+  }));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  await conn.join("M", "tok");
+  const moves = await conn.legalMoves("M");
+  assert.equal(moves[0].card, "B07");
+  assert.deepEqual(moves.labels, ["Take Blue 4", "Pass"]);
+  withLabels = false;
+  assert.deepEqual((await conn.legalMoves("M")).labels, ["take_card", "pass"]);
+});

@@ -15,6 +15,8 @@ async function playSeat(conn, game, pick) {
     if (game.over) return;
     const seq = game.seq;
     const moves = await conn.legalMoves(game.match);
+    assert.equal(moves.labels.length, moves.length);
+    assert.ok(moves.labels.every((l) => typeof l === "string" && l.length > 0));
     if (moves.length > 0) {
       try {
         await conn.move(game.match, moves[pick(moves.length)]);
@@ -58,6 +60,10 @@ async function playMatch(encoding) {
   const rep = await client.replay(m.match);
   assert.ok(deepEqual(watching.doc, { view: rep.view, status: rep.status }));
   assert.equal(views[0].resyncs + views[1].resyncs + watching.resyncs, 0);
+  // Every commit came with its sentences, the same for the spectator and the seats.
+  assert.equal(watching.story.length, summary.seq);
+  assert.ok(watching.story.at(-1).said.some((s) => s.startsWith("Game over")));
+  assert.ok(deepEqual(views[0].story.at(-1), watching.story.at(-1)));
   assert.equal(spectator.welcome.encoding, encoding);
   const pieces = await client.reference(m.match);
   assert.equal(pieces.reference.cards.length, 70);

@@ -4,12 +4,12 @@ Rules: ../shared/rules/china.md; player docs: docs/games/china.md. The board (bo
 data in data/map.json, partly reconstructed.
 """
 
-from service.games.china import data
+from service.games.china import data, narrate
 from service.games.china.hidden import evaluate, redeal
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
-from service.games.interface import Commands, Game
+from service.games.interface import Commands, Game, Narrator
 
 COMMANDS = Commands(player={
     "place": frozenset({"province", "placements"}),
@@ -34,6 +34,7 @@ GAME = Game(
     commands=COMMANDS,
     secret_options=frozenset({"deck_order", "reshuffle_order"}),
     reference=lambda options, players: {"map": data.MAP},
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit),
     redeal=redeal,
     evaluate=evaluate,
 )

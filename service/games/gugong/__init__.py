@@ -6,14 +6,14 @@ morning, scoring; events holds evolve, rules holds decide, moves legal_moves, vi
 Every reconstructed content list is a data file under data/.
 """
 
-from service.games.gugong import data
+from service.games.gugong import data, narrate
 from service.games.gugong.events import evolve
 from service.games.gugong.hidden import evaluate, redeal
 from service.games.gugong.moves import legal_moves
 from service.games.gugong.rules import decide, status
 from service.games.gugong.setup import MAX_PLAYERS, MIN_PLAYERS, initial
 from service.games.gugong.view import secrets, view
-from service.games.interface import Commands, Game
+from service.games.interface import Commands, Game, Narrator
 
 # A field list is the union over every situation the command answers; each action's own
 # check then refuses a field that action does not take, with the same code.
@@ -53,6 +53,7 @@ GAME = Game(
     # face-down stacks is secret, and that is not here.
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,
                                         "decrees": data._decrees, "map": data._map},
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit),
     redeal=redeal,
     evaluate=evaluate,
 )

@@ -4,12 +4,12 @@ cards, and declare Chinese expressions at the Emperor.
 Rules: ../shared/rules/hieroglyphs.md; player docs: docs/games/hieroglyphs.md.
 """
 
-from service.games.hieroglyphs import data
+from service.games.hieroglyphs import data, narrate
 from service.games.hieroglyphs.hidden import evaluate, redeal
 from service.games.hieroglyphs.moves import legal_moves
 from service.games.hieroglyphs.rules import decide, evolve, initial, status
 from service.games.hieroglyphs.view import secrets, view
-from service.games.interface import Commands, Game
+from service.games.interface import Commands, Game, Narrator
 
 COMMANDS = Commands(
     player={
@@ -51,6 +51,7 @@ GAME = Game(
     secret_options=frozenset({"deck_order", "task_order", "claim_options", "content"}),
     # The board only: the content set's meanings are the answers to meaning claims.
     reference=lambda options, players: {"board": data.BOARD},
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit, narrate.describe_end),
     redeal=redeal,
     evaluate=evaluate,
 )

@@ -4,8 +4,8 @@ guide: docs/games/khan.md. Board, tiles, deck, special cards and bonuses are dat
 
 from typing import Any
 
-from service.games.interface import Commands, Game
-from service.games.khan import data
+from service.games.interface import Commands, Game, Narrator
+from service.games.khan import data, narrate
 from service.games.khan.hidden import evaluate, redeal
 from service.games.khan.moves import legal_moves
 from service.games.khan.rules import decide, evolve, initial, status
@@ -48,6 +48,7 @@ GAME = Game(
     commands=COMMANDS,
     secret_options=frozenset({"deck_order"}),
     reference=reference,
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit),
     redeal=redeal,
     evaluate=evaluate,
 )

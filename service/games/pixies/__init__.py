@@ -5,8 +5,8 @@ Rules: ../shared/rules/pixies.md; player docs: docs/games/pixies.md.
 
 from typing import Any
 
-from service.games.interface import Commands, Game
-from service.games.pixies import data
+from service.games.interface import Commands, Game, Narrator
+from service.games.pixies import data, narrate
 from service.games.pixies.hidden import evaluate, redeal
 from service.games.pixies.moves import legal_moves
 from service.games.pixies.rules import decide, evolve, initial, status
@@ -37,6 +37,7 @@ GAME = Game(
     commands=COMMANDS,
     secret_options=frozenset({"deck_orders"}),
     reference=lambda options, players: _REFERENCE,
+    narrator=Narrator(narrate.describe_move, narrate.describe_commit),
     redeal=redeal,
     evaluate=evaluate,
 )

@@ -1,0 +1,84 @@
+"""Words for people: Pixies moves and commits in English (the rules are in rules.py).
+
+A card is named by its face ("Blue 4, 1 spiral"), never by its id alone. A card that ends up
+face down is never named in a commit's sentences: every view shows it as a back.
+"""
+
+from __future__ import annotations
+
+from service.games.interface import Command, Event, View
+from service.games.pixies.data import CARDS
+from service.games.words import game_over, listing, plural, scores_line, who
+
+
+def card_name(card_id: str) -> str:
+    """'Blue 4' and what makes it score: 'Blue 4 (1 spiral)', 'Red 7 (3 crosses)',
+    'Blue 4 (+1 per blue)'."""
+    card = CARDS.get(card_id)
+    if card is None:
+        return f"card {card_id}"
+    name = f"{card['colour'].capitalize()} {card['number']}"
+    extras = []
+    if card["spirals"]:
+        extras.append(plural(card["spirals"], "spiral"))
+    if card["crosses"]:
+        extras.append(plural(card["crosses"], "cross", "crosses"))
+    if card["condition"] is not None:
+        extras.append(f"+1 per {card['condition']['colour']}")
+    return f"{name} ({', '.join(extras)})" if extras else name
+
+
+def describe_move(command: Command, view: View, seat: int, names: list[str]) -> str:
+    card = str(command.get("card"))
+    name = card_name(card)
+    number = CARDS[card]["number"] if card in CARDS else None
+    if command.get("keep") == "existing":
+        return f"Take {name}: keep the card on cell {number} face up, lay this one face down under it"
+    if command.get("keep") == "new":
+        return f"Take {name}: lay it face up on cell {number}, turning the card there face down"
+    if command.get("target_cell") is not None:
+        return f"Take {name} and lay it face down on empty cell {command['target_cell']}"
+    under = ""
+    areas = view.get("areas") or []
+    if number is not None and 0 <= seat < len(areas):
+        if areas[seat][number - 1].get("face_down"):
+            under = " over the face-down card there"
+    return f"Take {name} onto cell {number}{under}"
+
+
+def describe_commit(seat: int | None, command: Command, events: list[Event], names: list[str]) -> list[str]:
+    said: list[str] = []
+    for e in events:
+        kind = e["type"]
+        if kind == "game_started":
+            said.append(f"The game starts with {e['players']} players; {who(names, e['first_player'])} picks first.")
+        elif kind == "round_started":
+            said.append(f"Round {e['round']} begins; {who(names, e['first_player'])} picks first.")
+        elif kind == "market_revealed":
+            cards = listing([card_name(c) for c in e["cards"]])
+            said.append(f"Turn {e['turn']}: the market shows {cards}.")
+        elif kind == "card_taken":
+            said.append(_taken(e, names))
+        elif kind == "area_filled":
+            said.append(f"{who(names, e['seat'])}'s area is full: this is the round's last turn.")
+        elif kind == "round_scored":
+            totals = [s["total"] for s in e["scores"]]
+            said.append(f"Round {e['round']} scores: {scores_line(names, totals)}.")
+        elif kind == "game_ended":
+            said.append(game_over(names, e))
+    return said
+
+
+def _taken(e: Event, names: list[str]) -> str:
+    name, cell = who(names, e["seat"]), e["cell"]
+    placement = e["placement"]
+    if placement == "face_up":
+        return f"{name} takes {card_name(e['card'])} onto cell {cell}."
+    if placement == "on_face_down":
+        return f"{name} takes {card_name(e['card'])} onto cell {cell}, validating it."
+    if placement == "on_face_up":
+        if e["keep"] == "new":
+            return f"{name} takes {card_name(e['card'])} onto cell {cell}, turning the card there face down."
+        # The new card went face down: it is a back from now on, so it is not named.
+        return f"{name} takes a card and slips it face down under the card on cell {cell}."
+    return f"{name} takes a card and lays it face down on cell {cell}."
