@@ -3,8 +3,9 @@ information: random, greedy (one ply), and information-set MCTS at increasing bu
 
 `play(game_id, state, seat, players, strength, seed)` is a pure function of its arguments
 (picklable, so the server runs it in a worker process): strength 0 plays at random, 1 is
-greedy, 2 and up search with ISMCTS_ITERATIONS[strength] iterations, capped in time by
-SECONDS_CAP[strength] so that a slow engine never stalls a table.
+greedy, 2 and up search with ISMCTS_ITERATIONS[strength] iterations, capped by
+SECONDS_CAP[strength] of the worker's CPU time so that a slow engine never stalls a table (a
+move that hits the cap is reproducible only with the iteration count it reached).
 """
 
 from __future__ import annotations
@@ -47,5 +48,5 @@ def play(game_id: str, state: State, seat: int, players: int, strength: int, see
         return Played(greedy_move(game, state, seat, players, rng), 0)
     level = min(strength, max(STRENGTHS))
     choice = search(game, state, seat, players, rng,
-                    budget or Budget(ISMCTS_ITERATIONS[level], SECONDS_CAP[level]))
+                    budget or Budget(ISMCTS_ITERATIONS[level], SECONDS_CAP[level], cpu=True))
     return Played(choice.command, choice.iterations)

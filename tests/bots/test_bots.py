@@ -59,9 +59,11 @@ def test_bots_are_deterministic_given_their_seed_and_play_legal_moves(game_id):
     state, seat = _positions(game_id, players, 2)[-1]
     legal = g.legal_moves(state, seat)
     for strength in (0, 1, 2):
-        a = play(game_id, state, seat, players, strength, "seed-a")
+        # An iteration budget only: a time cap would make the count depend on the machine's load.
+        budget = Budget(iterations=16) if strength >= 2 else None
+        a = play(game_id, state, seat, players, strength, "seed-a", budget)
         assert a.command in legal
-        assert play(game_id, state, seat, players, strength, "seed-a") == a
+        assert play(game_id, state, seat, players, strength, "seed-a", budget) == a
 
 
 def test_bot_rng_depends_on_seed_and_place():
