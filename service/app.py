@@ -35,6 +35,8 @@ from service.store import EventStore, MatchRecord, open_store
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
 JS = Path(__file__).resolve().parent.parent / "clients" / "js"  # the JS SDK, imported by the web client
+# The JSON Schema of each game's view (docs/games/schemas/<id>.view.json), served as it is.
+VIEW_SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "games" / "schemas"
 CLOSE_UNSUPPORTED = 4406
 
 
@@ -117,6 +119,10 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     def lobby() -> Lobby:
         return holder["lobby"]
 
+    # Read once here, not on the event loop per request.
+    schemas = {g: (VIEW_SCHEMAS / f"{g}.view.json").read_bytes() for g in GAMES
+               if (VIEW_SCHEMAS / f"{g}.view.json").is_file()}
+
     def handles_errors(fn):
         async def endpoint(request: Request) -> Response:
             try:
@@ -136,6 +142,13 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
                       "max_players": g.max_players, "rules_version": g.rules_version}
                      for g in map(get_game, GAMES)])
+
+    @handles_errors
+    async def view_schema(request: Request) -> Response:
+        schema = schemas.get(request.path_params["game"])
+        if schema is None:
+            raise LobbyError("unknown_game", f"unknown game; known: {', '.join(schemas)}", 404)
+        return Response(schema, media_type="application/schema+json")
 
     @handles_errors
     async def game_reference(request: Request) -> Response:
@@ -194,7 +207,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         commits = await lobby().store.read(match_id)
         final = replay.state_at(rec, commits, len(commits))
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
-        return json({**_summary(rec, len(commits)),
+        return json({**_summary(rec, len(commits)), "rules_version": rec.rules_version,
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
 
     @handles_errors
@@ -231,6 +244,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         Route("/health", health),
         Route("/api/games", games),
         Route("/api/games/{game}/reference", game_reference),
+        Route("/api/games/{game}/view-schema", view_schema),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches", list_matches, methods=["GET"]),
         Route("/api/matches/{match}", get_match),

@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
 import sys
 
 from service.limits import Limits, env_name
 from service.store import DEFAULT_URL
 
 STORE_ENV = "TEAHOUSE_STORE_URL"  # --workers: how the parent hands its store to each process
+# What `make serve` (and `teahouse serve` with its defaults) listens on.
+DEFAULT_SERVER_URL = "http://127.0.0.1:8000"
+
+
+def _server_url() -> str:
+    return os.environ.get("TEAHOUSE_URL") or DEFAULT_SERVER_URL
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,34 +43,51 @@ def main(argv: list[str] | None = None) -> int:
                      help="0 random, 1 greedy, 2-5 ISMCTS: the server's bots play --seats (default all)")
     bot.add_argument("--seats", default=None, help="with --strength: comma-separated seats for the server's bots")
     bot.add_argument("--players", type=int, default=3)
-    bot.add_argument("--url", default="http://127.0.0.1:8000")
+    bot.add_argument("--url", default=_server_url(),
+                     help=f"the server (default: $TEAHOUSE_URL, else {DEFAULT_SERVER_URL})")
     bot.add_argument("--seed", type=int, default=0)
     bot.add_argument("--quiet", action="store_true")
 
     rep = sub.add_parser("replay", help="step through a finished match commit by commit")
     rep.add_argument("match")
-    rep.add_argument("--url", default="http://127.0.0.1:8000")
+    rep.add_argument("--url", default=_server_url(),
+                     help=f"the server (default: $TEAHOUSE_URL, else {DEFAULT_SERVER_URL})")
     rep.add_argument("--seat", type=int, default=None, help="watch from this seat (default: spectator)")
     rep.add_argument("--step", action="store_true", help="wait for Enter between commits")
 
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
-    if args.command == "bot":
-        from clients.python.bot import run_match
+    return _client_command(args)
 
-        seats = None if args.seats is None else [int(x) for x in args.seats.split(",") if x.strip()]
-        asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet,
-                              strength=args.strength, bot_seats=seats))
-        return 0
+
+def _client_command(args: argparse.Namespace) -> int:
+    """bot and replay: a refusal or an unreachable server is one line on stderr, not a traceback."""
+    import httpx
+    import websockets
+
+    from clients.python.bot import run_match
+    from clients.python.client import ServerError
     from clients.python.replay import run_replay
 
-    return asyncio.run(run_replay(args.url, args.match, args.seat, args.step))
+    try:
+        if args.command == "bot":
+            seats = None if args.seats is None else [int(x) for x in args.seats.split(",") if x.strip()]
+            asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet,
+                                  strength=args.strength, bot_seats=seats))
+            return 0
+        return asyncio.run(run_replay(args.url, args.match, args.seat, args.step))
+    except ServerError as exc:
+        print(f"teahouse {args.command}: {exc.message} ({exc.code})", file=sys.stderr)
+    except (httpx.TransportError, OSError, websockets.InvalidHandshake) as exc:
+        print(f"teahouse {args.command}: cannot reach the server at {args.url} ({type(exc).__name__}); "
+              f"is it running? (make serve, or --url / TEAHOUSE_URL)", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"teahouse {args.command}: interrupted", file=sys.stderr)
+    return 1
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import os
-
     import uvicorn
 
     if args.bench_games:

@@ -42,7 +42,11 @@ def hash_token(token: str) -> str:
 
 
 def new_match_id() -> str:
-    return secrets.token_urlsafe(9)
+    """12 URL-safe characters, never starting with '-' (a command line would read an option)."""
+    while True:
+        mid = secrets.token_urlsafe(9)
+        if mid[0] != "-":
+            return mid
 
 
 def _bot_seats(bots: Any, players: int) -> list[int | None] | None:

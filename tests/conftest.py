@@ -25,3 +25,15 @@ def sqlite_server(tmp_path_factory):
     """A real server process (uvicorn) on its own SQLite store, shared by a test module."""
     with running_sqlite_server(tmp_path_factory.mktemp("srv")) as proc:
         yield proc
+
+
+def pytest_collection_modifyitems(config, items):
+    """`slow` tests run in CI (TEAHOUSE_SLOW=1, set by .ci/run) and with TEAHOUSE_LONG=1."""
+    import os
+
+    if os.environ.get("TEAHOUSE_SLOW") == "1" or os.environ.get("TEAHOUSE_LONG") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow: set TEAHOUSE_SLOW=1 or TEAHOUSE_LONG=1 (CI does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -50,6 +50,8 @@ async def run_match(url: str, game_id: str, players: int, seed: int = 0, quiet: 
     server_bots = {} if strength is None else {s: strength for s in (range(players) if bot_seats is None else bot_seats)}
     match = await client.create_match(game_id, players, options, bots=server_bots)
     mid = match["match"]
+    if not quiet:
+        print(f"[{mid}] watch it at {url.rstrip('/')}/web/#/match/{mid}", flush=True)
     watcher = await client.connect().open()
     spectator = await watcher.spectate(mid)
     mine = [s for s in range(players) if s not in server_bots]

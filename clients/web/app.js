@@ -3,7 +3,9 @@
 //   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
 //   #/replay/<id>[?seat=S&seq=N]  step through a match as audience S (spectators by default)
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
-import { fill, h, moveLabel, renderGeneric, renderPixies, renderStatus, seatLabel, usePixiesReference } from "./render.js";
+import { boardFor } from "./boards/index.js";
+import { escapeCancels, Picker } from "./picker.js";
+import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 
 const client = new TeahouseClient();
 const app = document.getElementById("app");
@@ -73,13 +75,15 @@ function names(summary) {
   return (summary?.seats ?? []).map((s) => s.name);
 }
 
-/** The public facts a board needs to draw the game (Pixies: the card faces). */
+/** The public facts a board draws from (card faces, the map): the board module learns them. */
 async function loadReference(summary) {
-  if (summary.game !== "pixies") return;
   try {
-    usePixiesReference((await client.reference(summary.match)).reference);
+    const reference = (await client.reference(summary.match)).reference;
+    boardFor(summary.game).setReference(reference);
+    return reference;
   } catch (err) {
-    toast(`No card faces: ${explain(err)}`, "error"); // the board still shows the card ids
+    toast(`No reference data: ${explain(err)}`, "error"); // the board still draws what it can
+    return {};
   }
 }
 
@@ -223,46 +227,156 @@ async function lobbyScreen() {
   return () => clearInterval(timer);
 }
 
+// -- the board, shared by the match, spectator and replay screens --------------------------------
+
+/**
+ * Draws a game's board into `root` with the picker's marks, and remembers what each keyed part
+ * of the board (data-key) looked like, so the parts the last commit changed are highlighted.
+ */
+class BoardView {
+  constructor(game, reference) {
+    this.module = boardFor(game);
+    this.reference = reference;
+    this.root = h("div.board-root", { id: "board-root" });
+    this.before = new Map();
+    this.changed = new Set();
+    this.seq = null;
+  }
+
+  draw(ctx, picker = null, seq = null) {
+    const focused = document.activeElement?.closest?.("[data-pick]");
+    const focusToken = focused && this.root.contains(focused) ? focused.getAttribute("data-pick") : null;
+    this.module.render(this.root, { reference: this.reference, ...ctx,
+      picked: picker?.picked ?? [], next: picker ? picker.next : new Set() });
+    const now = new Map([...this.root.querySelectorAll("[data-key]")].map((el) => [el.getAttribute("data-key"), el.innerHTML]));
+    if (seq !== this.seq) {
+      // a new commit (not a pick): what changed since the last one drawn is the last move
+      this.changed = this.seq === null || seq === null || seq !== this.seq + 1 ? new Set()
+        : new Set([...now].filter(([k, v]) => this.before.has(k) && this.before.get(k) !== v).map(([k]) => k));
+      this.before = now;
+      this.seq = seq;
+    }
+    for (const el of this.root.querySelectorAll("[data-key]")) {
+      if (this.changed.has(el.getAttribute("data-key"))) el.classList.add("last-move");
+    }
+    for (const el of this.root.querySelectorAll("[data-pick]")) {
+      if ((ctx.last?.tokens ?? []).includes(el.getAttribute("data-pick"))) el.classList.add("last-move");
+    }
+    if (picker) picker.decorate(this.root, focusToken);
+  }
+
+  label(token, ctx) {
+    return this.module.tokenLabel ? this.module.tokenLabel(token, { reference: this.reference, ...ctx }) : token;
+  }
+
+  /** A command in words, from the board's tokens (when the server gives no sentence). */
+  describe(cmd, ctx) {
+    try {
+      return this.module.path(cmd, { reference: this.reference, ...ctx }).map((t) => this.label(t, ctx)).join(" → ");
+    } catch {
+      return moveLabel(cmd, "");
+    }
+  }
+}
+
+/** The running log of sentences, newest last, scrolled to the end. */
+function renderLog(entries, names) {
+  const list = h("ol.log", { id: "game-log", "aria-label": "what happened", "aria-live": "polite" },
+    entries.map((e) => h("li", { "data-seq": e.seq, class: e.kind ?? null },
+      h("span.log-seq", {}, String(e.seq)), " ",
+      e.seat !== null && e.seat !== undefined ? h("strong", {}, `${names[e.seat] || `Seat ${e.seat}`}: `) : null,
+      e.text)));
+  return h("div.panel.log-panel", {}, h("h3", {}, "Game log"),
+    entries.length ? list : h("p.muted", { id: "game-log" }, "Nothing has happened yet."));
+}
+
+/** The sentences the server says about a commit (narration), when it sends them. */
+function saidOf(game) {
+  const said = game?.said ?? game?.doc?.said;
+  return Array.isArray(said) ? said.filter((s) => typeof s === "string") : [];
+}
+
+/** The end: final scores and the sentences that say why. */
+function renderEnd(status, lastSaid, names, seat) {
+  if (!status?.finished) return null;
+  const result = status.result ?? {};
+  const winners = (result.winners ?? []).map((s) => (s === seat ? "you" : names[s] || `Seat ${s}`));
+  return h("div.panel.end", { id: "the-end", role: "status" },
+    h("h2", {}, "The match is over"),
+    h("p", {}, winners.length ? `Won by ${winners.join(" and ")}` : "Nobody won.",
+      result.scores ? ` — final scores ${result.scores.map((sc, i) => `${names[i] || `Seat ${i}`} ${sc}`).join(", ")}.` : ""),
+    result.reason ? h("p.why", {}, String(result.reason)) : null,
+    lastSaid.length ? h("ul.why", {}, lastSaid.map((s) => h("li", {}, s))) : null);
+}
+
 // -- match --------------------------------------------------------------------------------------
 
 async function matchScreen(matchId, params) {
   let summary = await client.match(matchId);
-  await Promise.all([games(), loadReference(summary)]);
+  const [, reference] = await Promise.all([games(), loadReference(summary)]);
   const wanted = params.get("seat");
   const tokens = store.tokens(matchId);
   let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
   document.title = `Teahouse — ${gameName(summary.game)} ${matchId}`;
+  const board = new BoardView(summary.game, reference);
 
   const ui = {
     head: h("div.panel"),
     status: h("div.panel", { id: "status" }),
     presence: h("div.panel", { id: "presence" }),
     moves: h("div.panel", { id: "moves" }),
-    board: h("div", { id: "board" }),
+    bar: h("div.picker-slot", { id: "picker-slot" }),
+    end: h("div"),
+    log: h("div"),
     raw: h("details.panel", {}, h("summary", {}, "The whole view, as data")),
   };
   const rawBody = h("div");
   ui.raw.append(rawBody);
-  fill(app, ui.head, h("div.columns", {}, h("div", {}, ui.board, ui.raw), h("div", {}, ui.status, ui.moves, ui.presence)));
+  fill(app, ui.head, h("div.columns", {},
+    h("div.board-col", {}, ui.end, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
+    h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence)));
 
   let conn = null;
   let game = null;
   let closed = false;
   let connState = "connecting";
-  let legal = { seq: -1, moves: [], loading: false };
-  let selected = null;
+  let legal = { seq: -1, loading: false };
   let sending = false;
-  let moveFilter = "";
+  let attempt = null; // the last refused attempt: {label, message, code}
+  const log = []; // {seq, seat, text, kind}
+  let lastSeen = { seq: null, toAct: [], said: [] };
+  let lastTokens = [];
+  const picker = new Picker({
+    path: (cmd) => board.module.path(cmd, ctx()),
+    tokenLabel: (t) => board.label(t, ctx()),
+    send: (cmd, label) => play(cmd, label),
+    changed: () => render(),
+  });
+  const offEscape = escapeCancels(picker);
 
-  // The turn clock (SPEC §3.10): seconds left for the seats to act, redrawn every second.
+  function ctx() {
+    return { view: game?.view ?? {}, status: game?.status ?? {}, seat: mySeat, names: names(summary),
+      mode: mySeat === null ? "watch" : "play", last: { said: lastSeen.said, tokens: lastTokens, seq: lastSeen.seq } };
+  }
+
+  // The turn clock (SPEC §3.10): seconds left for the seats to act, redrawn every second; it
+  // turns orange, then red, as it runs low.
   function clockText() {
     const left = Math.max(0, Math.ceil((game.deadline - Date.now()) / 1000));
     const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ");
     return `Clock: ${left} s left for ${who || "nobody"}` + (left === 0 ? " — the server moves now" : "");
   }
+  function clockClass() {
+    const left = (game.deadline - Date.now()) / 1000;
+    const total = summary.turn_seconds || 60;
+    return left <= Math.max(3, total * 0.1) ? "clock low" : left <= Math.max(10, total * 0.3) ? "clock warn" : "clock";
+  }
   const ticker = setInterval(() => {
     const el = document.getElementById("clock");
-    if (el && game?.deadline) el.textContent = clockText();
+    if (el && game?.deadline) {
+      el.textContent = clockText();
+      el.className = clockClass();
+    }
   }, 500);
 
   async function connect() {
@@ -275,7 +389,29 @@ async function matchScreen(matchId, params) {
     });
     game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId);
     connState = "connected";
+    lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: [], deadline: game.deadline };
     game.onChange(onChange);
+    await loadPastLog();
+  }
+
+  /** What happened before this page came: the server's story (its sentences per commit), else,
+   * for a finished match, its public log's commands in words. */
+  async function loadPastLog() {
+    const story = await client.replay(matchId, { seq: game.seq }).catch(() => null);
+    if (Array.isArray(story?.log) && story.log.some((e) => e.said?.length)) {
+      log.length = 0;
+      for (const e of story.log) for (const text of e.said ?? []) log.push({ seq: e.seq, seat: null, text });
+      lastSeen.said = Array.isArray(story.said) ? story.said : [];
+      return;
+    }
+    if (!game.over) return;
+    const full = await client.log(matchId).catch(() => null);
+    log.length = 0;
+    for (const [i, c] of (full?.commits ?? []).entries()) {
+      const said = Array.isArray(c.said) ? c.said : [];
+      if (said.length) said.forEach((s) => log.push({ seq: i + 1, seat: null, text: s }));
+      else if (c.command) log.push({ seq: i + 1, seat: c.seat ?? null, text: board.describe(c.command, ctx()) });
+    }
   }
 
   async function reconnect() {
@@ -289,13 +425,42 @@ async function matchScreen(matchId, params) {
     }
   }
 
+  /** After a commit: its sentences (the server's, else who moved) go to the log. */
+  function noteCommit() {
+    if (lastSeen.seq === null) {
+      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: saidOf(game), deadline: game.deadline };
+      return;
+    }
+    if (game.seq === lastSeen.seq) return;
+    const said = saidOf(game);
+    if (said.length) {
+      said.forEach((s) => log.push({ seq: game.seq, seat: null, text: s }));
+    } else if (!log.some((e) => e.seq === game.seq)) {
+      const who = lastSeen.toAct;
+      if (lastSeen.deadline && Date.now() >= lastSeen.deadline - 300 && who.length) {
+        log.push({ seq: game.seq, seat: null, kind: "expired",
+          text: `The clock ran out: the server played for ${who.map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ")}.` });
+      }
+      const text = game.seq === 1 ? "The match starts." : who.length ? "moved." : "The table moves on.";
+      log.push({ seq: game.seq, seat: game.seq === 1 ? null : who[0] ?? null, text });
+    }
+    if (game.over && !said.length) log.push({ seq: game.seq, seat: null, text: "The match is over.", kind: "end" });
+    lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said, deadline: game.deadline };
+    if (lastTokens.seq !== game.seq) lastTokens = [];
+  }
+
   function onChange(reason) {
     // Someone arrived, left or took a seat (the start comes as a patch at seq 1): refresh the
     // names shown.
     if (reason === "presence" || reason === "finished" || (reason === "patch" && game.seq === 1)) {
       client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
     }
-    if (reason === "patch" || reason === "view") selected = null;
+    if (reason === "clock" && lastSeen.seq === game.seq) lastSeen.deadline = game.deadline;
+    if (reason === "patch" || reason === "view") {
+      noteCommit();
+      legal.seq = -1;
+      picker.setMoves([]);
+    }
     render();
   }
 
@@ -306,7 +471,10 @@ async function matchScreen(matchId, params) {
     const seq = game.seq;
     try {
       const moves = await conn.legalMoves(matchId);
-      legal = { seq, moves, loading: false };
+      // the server's label per move (SPEC 3.14), when it is more than the command's type
+      const labels = (moves.labels ?? []).map((l, i) => (l && l !== moves[i]?.type ? l : ""));
+      legal = { seq, loading: false };
+      if (seq === game.seq) picker.setMoves([...moves], labels);
     } catch (err) {
       legal.loading = false;
       if (!(err instanceof ConnectionLost)) toast(`Cannot get the legal moves: ${explain(err)}`, "error");
@@ -314,17 +482,26 @@ async function matchScreen(matchId, params) {
     render();
   }
 
-  async function play(cmd) {
+  async function play(cmd, label = null) {
     if (sending) return;
     sending = true;
+    picker.busy = true;
+    const text = label ?? board.describe(cmd, ctx());
     render();
     try {
-      await conn.move(matchId, cmd);
+      const seq = await conn.move(matchId, cmd);
+      attempt = null;
+      lastTokens = Object.assign(board.module.path(cmd, ctx()), { seq });
+      const entry = log.find((e) => e.seq === seq && e.text === "moved.");
+      if (entry) entry.text = text;
+      else if (!log.some((e) => e.seq === seq)) log.push({ seq, seat: mySeat, text });
     } catch (err) {
+      attempt = { label: text, message: err instanceof ServerError ? err.serverMessage : explain(err), code: err?.code ?? "" };
       toast(err instanceof Rejected ? `Refused: ${err.serverMessage} (${err.code})` : `The move was not sent: ${explain(err)}`, "error");
       legal.seq = -1;
     } finally {
       sending = false;
+      picker.busy = false;
       render();
     }
   }
@@ -367,54 +544,50 @@ async function matchScreen(matchId, params) {
       h("p.muted", { id: "spectators", style: "margin: .4rem 0 0" }, `${p?.spectators ?? 0} watching`));
   }
 
+  /** A command typed by hand (the fallback): sent as it is, so the server judges it. */
+  function typedCommand() {
+    const box = h("textarea.mono", { id: "typed-move", rows: 2, placeholder: '{"type": "…"}', "aria-label": "a move as JSON" });
+    return h("details.fallback", { id: "typed" }, h("summary", {}, "Type a move as JSON"),
+      box, h("button.small.secondary", { type: "button", id: "send-typed", onclick: () => {
+        let cmd;
+        try {
+          cmd = JSON.parse(box.value);
+        } catch {
+          attempt = { label: box.value, message: "that is not JSON", code: "" };
+          render();
+          return;
+        }
+        play(cmd, box.value.trim());
+      } }, "Send"));
+  }
+
   function renderMoves() {
     if (mySeat === null) {
       ui.moves.hidden = true;
+      fill(ui.bar);
       return;
     }
     ui.moves.hidden = false;
     const mine = game && game.myTurn && !game.over;
-    const moves = mine && legal.seq === game.seq ? legal.moves : [];
+    const tried = attempt ? h("p.attempt", { id: "attempt", role: "alert" }, "You tried ", h("strong", {}, attempt.label),
+      ": ", h("span.refusal", {}, attempt.message), attempt.code ? h("span.muted.mono", {}, ` (${attempt.code})`) : null) : null;
     if (!mine) {
+      fill(ui.bar, tried);
       fill(ui.moves, h("h3", {}, "Your moves"),
         h("p.muted", {}, game?.over ? "The match is over." : game?.seq === 0 ? "Waiting for every seat to be taken." : "Waiting for the other players."));
       return;
     }
-    const shown = moves.filter((m) => (!selected || m.card === selected) && (!moveFilter || moveLabel(m, summary.game).toLowerCase().includes(moveFilter)));
-    const filterBox = moves.length > 30
-      ? h("input", { placeholder: "filter moves", value: moveFilter, oninput: (ev) => { moveFilter = ev.target.value.toLowerCase(); renderMoves(); } })
-      : null;
-    fill(ui.moves, 
-      h("div.row", {}, h("h3.grow", {}, "Your moves"), selected ? h("button.small.secondary", { onclick: () => { selected = null; render(); } }, "show all") : null),
-      filterBox,
-      legal.seq !== game.seq ? h("p.muted", {}, "Asking the server…") : moves.length === 0 ? h("p.muted", {}, "No move is possible now.") : null,
-      h("div.moves", { id: "legal-moves" }, shown.slice(0, 200).map((m) => h("button.move", {
-        disabled: sending, "data-move": JSON.stringify(m), onclick: () => play(m),
-      }, moveLabel(m, summary.game)))),
-      shown.length > 200 ? h("p.muted", {}, `${shown.length - 200} more: filter to see them`) : null);
+    const ready = legal.seq === game.seq;
+    fill(ui.bar, ready ? picker.bar(board.root) : h("p.muted.picker", {}, "Asking the server for your moves…"), tried);
+    fill(ui.moves, h("div.row", {}, h("h3.grow", {}, "Your moves"), h("span.your-turn", {}, "Your turn")),
+      h("p.muted", {}, "Point at the highlighted cards and places on the board, then confirm."),
+      ready ? picker.list() : null, typedCommand());
   }
 
   function renderBoard() {
     if (!game) return;
-    const ns = names(summary);
-    if (summary.game === "pixies") {
-      const moves = game.myTurn && legal.seq === game.seq ? legal.moves : [];
-      const playable = new Set(moves.map((m) => m.card));
-      const targets = new Map(moves.filter((m) => m.card === selected && m.target_cell).map((m) => [m.target_cell, m]));
-      fill(ui.board, renderPixies(game.view, {
-        names: ns, mySeat, selected, playable, targets,
-        onTarget: sending ? null : (m) => play(m),
-        onCard: mySeat !== null && !sending ? (id) => {
-          const forCard = moves.filter((m) => m.card === id);
-          if (forCard.length === 1) play(forCard[0]);
-          else { selected = id; render(); }
-        } : null,
-      }));
-      fill(rawBody, renderGeneric(game.view));
-    } else {
-      fill(ui.board, h("div.panel", {}, h("h2", {}, "The table"), renderGeneric(game.view)));
-      fill(rawBody, h("pre.mono", { style: "white-space: pre-wrap" }, JSON.stringify(game.view, null, 1)));
-    }
+    board.draw(ctx(), mySeat !== null && game.myTurn && legal.seq === game.seq ? picker : null, game.seq);
+    if (ui.raw.open) fill(rawBody, h("pre.mono", { style: "white-space: pre-wrap" }, JSON.stringify(game.view, null, 1)));
   }
 
   function render() {
@@ -422,20 +595,26 @@ async function matchScreen(matchId, params) {
     renderHead();
     if (game) {
       fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
-        game.deadline ? h("p", { id: "clock" }, clockText()) : null,
+        game.deadline && !game.over ? h("p", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
+      fill(ui.end, renderEnd(game.status, lastSeen.said, names(summary), mySeat));
+      fill(ui.log, renderLog(log.slice(-60), names(summary)));
+      const l = document.getElementById("game-log");
+      if (l) l.scrollTop = l.scrollHeight;
     }
     renderPresence();
-    renderMoves();
     renderBoard();
+    renderMoves();
     fetchLegal();
   }
+  ui.raw.addEventListener("toggle", () => render());
 
   await connect();
   render();
   return () => {
     closed = true;
     clearInterval(ticker);
+    offEscape();
     conn?.close();
   };
 }
@@ -444,7 +623,7 @@ async function matchScreen(matchId, params) {
 
 async function replayScreen(matchId, params) {
   const summary = await client.match(matchId);
-  await Promise.all([games(), loadReference(summary)]);
+  const [, reference] = await Promise.all([games(), loadReference(summary)]);
   document.title = `Teahouse — replay ${matchId}`;
   const last = summary.seq;
   const tokens = store.tokens(matchId);
@@ -454,6 +633,7 @@ async function replayScreen(matchId, params) {
   const seatParam = params.get("seat");
   let seat = seatParam === null || seatParam === "" || seatParam === "spectator" ? null : Number(seatParam);
   const cache = new Map();
+  const boardView = new BoardView(summary.game, reference);
   // A finished match's raw log is public: each step can show the events its commit caused.
   const log = finished ? await client.log(matchId).catch(() => null) : null;
 
@@ -462,11 +642,12 @@ async function replayScreen(matchId, params) {
   if (!perspectives.includes(seat)) seat = null;
   const seatSel = h("select", { id: "replay-seat" }, perspectives.map((s) =>
     h("option", { value: s === null ? "spectator" : String(s), selected: s === seat }, s === null ? "Spectators" : seatLabel(s, ns))));
-  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq });
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq, "aria-label": "commit" });
   const label = h("strong", { id: "replay-seq" });
   const commitBox = h("div.commit", { id: "replay-commit" });
   const statusBox = h("div.panel", { id: "status" });
-  const board = h("div", { id: "board" });
+  const logBox = h("div");
+  const endBox = h("div");
   const go = (n) => {
     seq = Math.min(Math.max(n, 0), last);
     show();
@@ -481,6 +662,13 @@ async function replayScreen(matchId, params) {
     }
   }
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
+  const ctxAt = (frame) => ({ view: frame?.view ?? {}, status: frame?.status ?? {}, seat, names: ns, mode: "replay", last: {} });
+  const said = (i) => {
+    const c = log?.commits?.[i - 1];
+    if (!c) return [];
+    if (Array.isArray(c.said) && c.said.length) return c.said;
+    return c.command ? [boardView.describe(c.command, ctxAt(null))] : [];
+  };
 
   fill(app, 
     h("div.panel", {},
@@ -493,7 +681,7 @@ async function replayScreen(matchId, params) {
         slider, btn("replay-next", "next ▶", () => go(seq + 1)), btn("replay-last", "end »", () => go(last)),
         h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
       commitBox),
-    h("div.columns", {}, board, h("div", {}, statusBox)));
+    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox, logBox)));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
   seatSel.addEventListener("change", () => {
@@ -527,8 +715,10 @@ async function replayScreen(matchId, params) {
     }
     if (ticket !== shown) return; // a later step is already on its way
     const c = frame.commit;
+    const words = Array.isArray(frame.said) && frame.said.length ? frame.said : said(seq);
     fill(commitBox, seq === 0 ? h("p.muted", {}, "Before the start.")
-      : c ? h("p", {}, h("strong", {}, `Commit ${seq}: `), seatLabel(c.seat, ns), " — ", h("span.mono", {}, moveLabel(c.command, summary.game)),
+      : c ? h("p", {}, h("strong", {}, `Commit ${seq}: `), seatLabel(c.seat, ns), " — ",
+        h("span", { id: "replay-said" }, words.length ? words.join(" ") : moveLabel(c.command, summary.game)),
         c.ts ? h("span.muted", {}, `  at ${new Date(c.ts).toLocaleTimeString()}`) : null)
         : h("p.muted", {}, `After commit ${seq}.`),
       seq > 0 && log?.commits?.[seq - 1] ? h("details", { id: "replay-events" },
@@ -536,9 +726,21 @@ async function replayScreen(matchId, params) {
         h("ul.mono", { style: "font-size: .8rem; margin: .3rem 0" }, log.commits[seq - 1].events.map((e) =>
           h("li", {}, e.type, " ", JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type"))).slice(0, 160))))) : null);
     fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: seat, players: summary.players }));
-    fill(board, summary.game === "pixies"
-      ? renderPixies(frame.view, { names: ns, mySeat: seat, youLabel: "viewpoint" })
-      : h("div.panel", {}, h("h2", {}, "The table"), renderGeneric(frame.view)));
+    const lastCmd = c?.command;
+    let tokensOfLast = [];
+    try {
+      tokensOfLast = lastCmd ? boardView.module.path(lastCmd, ctxAt(frame)) : [];
+    } catch { /* a system commit has no path */ }
+    boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
+    fill(endBox, seq === last ? renderEnd(frame.status, words, ns, seat) : null);
+    if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
+      const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
+      fill(logBox, renderLog(entries.slice(-40), ns));
+    } else if (log) {
+      const entries = [];
+      for (let i = 1; i <= seq; i++) for (const s of said(i)) entries.push({ seq: i, seat: null, text: s, kind: i === seq ? "current" : null });
+      fill(logBox, renderLog(entries.slice(-40), ns));
+    }
     document.body.dataset.replaySeq = String(seq);
   }
   await show();

@@ -1,14 +1,6 @@
-// Rendering helpers of the web client: a generic, readable rendering of any game's view as
-// nested panels, the status panel, and a proper board for Pixies. Pure DOM building; no state.
-
-// Pixies card faces by id, from the server's reference data (GET /api/matches/{id}/reference):
-// a view carries only card ids.
-let PIXIES_CARDS = {};
-
-/** Learn the card faces from the game's reference data ({cards: [{id, number, colour, ...}]}). */
-export function usePixiesReference(reference) {
-  PIXIES_CARDS = Object.fromEntries((reference?.cards ?? []).map((c) => [c.id, c]));
-}
+// Rendering helpers of the web client: building elements, a generic, readable rendering of any
+// game's view as nested panels, the status panel. Pure DOM building; no state. Each game's board
+// lives in boards/<game>.js.
 
 /** Build an element: h("div.card.c-blue", {title: "x", onclick}, child, "text", ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -125,94 +117,35 @@ export function renderStatus(status, { names = [], mySeat = null, players = 0 } 
 
 /** A command as a short sentence: "take card B07 · keep new". */
 export function moveLabel(cmd, game) {
-  if (game === "pixies" && cmd.type === "take_card") {
-    const c = PIXIES_CARDS[cmd.card];
-    let s = `Take ${cmd.card}` + (c ? ` (${c.number} ${c.colour})` : "");
-    if (cmd.keep) s += cmd.keep === "new" ? " · keep it face up" : " · keep the old card up";
-    if (cmd.target_cell) s += ` · face down in cell ${cmd.target_cell}`;
-    return s;
-  }
   const rest = Object.entries(cmd).filter(([k]) => k !== "type")
     .map(([k, v]) => `${humanize(k)} ${typeof v === "string" ? v : compactJson(v)}`);
   return [humanize(cmd.type), ...rest].join(" · ");
 }
 
-// -- Pixies ---------------------------------------------------------------------------------------
+// -- SVG --------------------------------------------------------------------------------------------
 
-const COLOUR_NAME = { blue: "blue", green: "green", yellow: "yellow", red: "red", multicolour: "joker" };
+const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** One card, face up: colour, number, spirals (✦), crosses (✕), condition (★ colour). */
-export function pixiesCard(id, attrs = {}) {
-  const c = PIXIES_CARDS[id];
-  if (!c) return h("div.card", { ...attrs, title: id }, h("span.n", {}, "?"), h("span.id", {}, id));
-  const marks = [];
-  if (c.spirals) marks.push(h("span.sp", { title: `${c.spirals} spirals: +${c.spirals}` }, `✦${c.spirals}`));
-  if (c.crosses) marks.push(h("span.cr", { title: `${c.crosses} crosses: −${c.crosses}` }, ` ✕${c.crosses}`));
-  const cond = c.condition?.colour;
-  if (cond) marks.push(h("span.cond", { title: `+1 per visible ${cond} card`, style: `color: var(--${cond})` }, `★${cond[0].toUpperCase()}`));
-  const title = `${id}: ${c.number} ${COLOUR_NAME[c.colour]}` +
-    (c.spirals ? `, ${c.spirals} spirals` : "") + (c.crosses ? `, ${c.crosses} crosses` : "") +
-    (cond ? `, +1 per visible ${cond} card` : "");
-  return h(`div.card.c-${c.colour}`, { title, "data-card": id, ...attrs },
-    h("span.n", {}, String(c.number)), h("span.id", {}, id), h("span.marks", {}, marks));
-}
-
-function pixiesCell(cell, index, target = null, onTarget = null) {
-  if (target && onTarget) {
-    return h("div.cell.empty.target", {
-      "data-cell": index + 1, role: "button", tabindex: 0, title: `put ${target.card} face down here`,
-      onclick: () => onTarget(target),
-      onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") onTarget(target); },
-    }, h("span.cell-no", {}, String(index + 1)));
+/** Build an SVG element: svg("circle", {cx: 5, cy: 5, r: 3, "data-pick": "x"}, children...). */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
   }
-  if (cell.card && cell.face_down) return h("div.cell.validated", { "data-cell": index + 1 }, pixiesCard(cell.card, { class: "pair" }));
-  if (cell.card) return h("div.cell.up", { "data-cell": index + 1 }, pixiesCard(cell.card));
-  if (cell.face_down) return h("div.cell.down", { "data-cell": index + 1 }, h("div.card.back", { title: "a face-down card" }, "PIXIES"));
-  return h("div.cell.empty", { "data-cell": index + 1 }, h("span.cell-no", {}, String(index + 1)));
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
 }
 
-/**
- * The Pixies table: info, market (cards clickable via `onCard` when the seat may take one),
- * every seat's 3×3 area (the empty cells a selected card may go to face down are clickable
- * via `onTarget`: `targets` maps cell number -> move), and the round scores.
- */
-export function renderPixies(view, { names = [], mySeat = null, selected = null, onCard = null, playable = new Set(), youLabel = "you", targets = new Map(), onTarget = null } = {}) {
-  const players = view.players ?? (view.areas ?? []).length;
-  const order = (view.pick_order ?? []).map((s, i) => h(i === view.picks_made && view.to_act !== null ? "strong" : "span", {}, i ? " → " : "", seatLabel(s, names)));
-  const info = h("div.table-info", {},
-    h("span", {}, "Round ", h("strong", {}, `${view.round ?? 0}`), " of 3"),
-    h("span", {}, "Turn ", h("strong", {}, `${view.turn ?? 0}`)),
-    h("span", {}, "Deck ", h("strong", {}, `${view.deck_count ?? 0}`), " cards"),
-    view.last_turn ? h("span.badge.live", {}, "last turn of the round") : null,
-    order.length ? h("span", {}, "Picks: ", order) : null);
-  const market = h("div.market", { "aria-label": "market" },
-    (view.market ?? []).length === 0 ? h("span.muted", {}, "The market is empty.") : null,
-    (view.market ?? []).map((id) => {
-      const can = onCard && playable.has(id);
-      return pixiesCard(id, {
-        class: [can ? "clickable" : "", selected === id ? "selected" : ""].join(" ").trim() || null,
-        role: can ? "button" : null, tabindex: can ? 0 : null,
-        onclick: can ? () => onCard(id) : null,
-        onkeydown: can ? (ev) => { if (ev.key === "Enter" || ev.key === " ") onCard(id); } : null,
-      });
-    }));
-  const totals = view.totals ?? [];
-  const areas = h("div.areas", {}, (view.areas ?? []).map((area, seat) =>
-    h(`section.area${view.to_act === seat ? ".acting" : ""}`, { "data-seat": seat, "aria-label": `area of ${seatLabel(seat, names)}` },
-      h("h3", {}, seatLabel(seat, names),
-        seat === mySeat ? h("span.badge.you", {}, youLabel) : null,
-        view.to_act === seat ? h("span.badge.turn", {}, "to pick") : null,
-        h("span.grow"), h("span.muted", {}, "total ", h("strong.total", {}, String(totals[seat] ?? 0)))),
-      h("div.grid3", {}, area.map((cell, i) => pixiesCell(cell, i, seat === mySeat ? targets.get(i + 1) : null, onTarget))))));
-  const rounds = view.round_scores ?? [];
-  const scores = rounds.length === 0 ? null : h("div.panel", {}, h("h3", {}, "Round scores"),
-    h("table.scores", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "Round"), h("th", {}, "Player"), ["validated", "spirals", "crosses", "zone", "multiplier", "total"].map((k) => h("th.num", {}, k)))),
-      h("tbody", {}, rounds.flatMap((perSeat, r) => perSeat.map((sc, seat) => h("tr", {},
-        h("td", {}, seat === 0 ? String(r + 1) : ""), h("td", {}, seatLabel(seat, names)),
-        ["validated", "spirals", "crosses", "zone", "multiplier", "total"].map((k) => h("td.num", {}, String(sc[k] ?? "")))))))));
-  return h("div.pixies", {},
-    h("div.panel", {}, info, h("h3", {}, "Market"), market),
-    h("div.panel", {}, h("h3", {}, `Areas (${players} players)`), areas),
-    scores);
+/** The colours of the seats' pieces on every board, seat 0 first. */
+export const SEAT_COLOURS = ["#1f4e9c", "#e8e2d0", "#c0392b", "#2e8b57", "#8e44ad"];
+export const SEAT_INK = ["#fff", "#222", "#fff", "#fff", "#fff"];
+
+/** A small swatch of a seat's colour, for legends and player panels. */
+export function seatSwatch(seat) {
+  return h("span.swatch", { style: `background: ${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`, "aria-hidden": "true" });
 }

@@ -163,6 +163,10 @@ JUNK = [
 ]
 
 
+def _without_nulls(move: dict) -> dict:
+    return {k: v for k, v in move.items() if v is not None}
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_junk_and_out_of_turn_commands_are_refused(game_id):
     g = get_game(game_id)
@@ -188,8 +192,11 @@ def test_junk_and_out_of_turn_commands_are_refused(game_id):
                     g.decide(state, idle[0], m, random.Random(1))
                 assert err.value.code
                 checked_out_of_turn += 1
-        # a legal move's fields bent out of shape are refused, never crash
-        for m in g.legal_moves(state, st["to_act"][0])[:3]:
+        # a legal move's fields bent out of shape are refused, never crash; a bent move that is
+        # accepted must itself be a legal move (null for an optional field means "absent")
+        legal = g.legal_moves(state, st["to_act"][0])
+        listed = [_without_nulls(m) for m in legal]
+        for m in legal[:3]:
             for key in m:
                 if key == "type":
                     continue
@@ -199,6 +206,8 @@ def test_junk_and_out_of_turn_commands_are_refused(game_id):
                         g.decide(state, st["to_act"][0], bent, random.Random(1))
                     except IllegalMove as err:
                         assert err.code and err.message
+                    else:
+                        assert _without_nulls(bent) in listed, f"a bent move was accepted: {bent}"
     assert checked_out_of_turn > 0 or players == 1
     # once over, every command is refused
     for step in playout(g, g.min_players, seed + "-end"):

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
+import httpx
+import jsonschema
 import pytest
 
 from clients.python import TeahouseClient
@@ -20,6 +23,8 @@ from tests.e2e.helpers import (
     seat_players,
     states_by_seq,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -46,4 +51,26 @@ async def test_full_match_over_the_wire(sqlite_server, game_id):
     assert doc_of(spec_view) == {"view": rep["view"], "status": rep["status"]}
     assert_log_verifies(game_id, players, {}, log)
     await close_all(*conns, spec)
+    await client.aclose()
+
+
+async def test_live_views_match_the_served_schema(sqlite_server):
+    """The view a seat and a spectator receive over the wire matches the schema the server
+    publishes at /api/games/<id>/view-schema, which is the file in docs/games/schemas."""
+    client = TeahouseClient(sqlite_server.url)
+    async with httpx.AsyncClient(base_url=sqlite_server.url, timeout=30) as http:
+        for game_id in GAMES:
+            served = await http.get(f"/api/games/{game_id}/view-schema")
+            assert served.status_code == 200
+            assert served.content == (ROOT / "docs" / "games" / "schemas" / f"{game_id}.view.json").read_bytes()
+            check = jsonschema.Draft202012Validator(served.json())
+            g = get_game(game_id)
+            mid = (await client.create_match(game_id, g.min_players))["match"]
+            tokens = [(await client.take_seat(mid))["token"] for _ in range(g.min_players)]
+            conn = await client.connect().open()
+            for view in (await conn.spectate(mid), await conn.join(mid, tokens[0])):
+                await view.wait_for(lambda v: v.seq >= 1)
+                check.validate(view.view)
+            await conn.close()
+        assert (await http.get("/api/games/chess/view-schema")).status_code == 404
     await client.aclose()

@@ -86,7 +86,8 @@ def test_bot_and_replay_commands(sqlite_server):
     assert "    > Game over: " in rep.stdout  # the commits' sentences are printed
     missing = subprocess.run([sys.executable, "-m", "service.cli", "replay", "nope", "--url", sqlite_server.url],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert missing.returncode == 1 and "cannot replay" in missing.stdout
+    assert missing.returncode == 1 and missing.stderr.strip() == \
+        "teahouse replay: no match has the id 'nope' (unknown_match)"
 
 
 def test_reference_data_for_clients(sqlite_server):

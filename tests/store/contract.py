@@ -63,18 +63,23 @@ class StoreContract:
 
     async def test_two_writers_racing_never_both_win_a_seq(self, store):
         wins: dict[str, list[int]] = {"w1": [], "w2": []}
+        conflicts = 0
+        both_read = asyncio.Barrier(2)
 
         async def writer(name: str) -> None:
+            nonlocal conflicts
             for _ in range(40):
                 seq = await store.last_seq("race") + 1
+                await both_read.wait()  # both have read the same top: they really race for seq
                 try:
                     await store.append("race", Commit(seq=seq, seat=0, command={"type": name}, events=[]))
                     wins[name].append(seq)
                 except Conflict:
-                    pass  # lost: reload and try the next seq
+                    conflicts += 1  # lost: reload and try the next seq
                 await asyncio.sleep(0)
 
         await asyncio.gather(writer("w1"), writer("w2"))
+        assert conflicts >= 40, "every round had a loser: the race really happened"
         log = await store.read("race")
         assert [c.seq for c in log] == list(range(1, len(log) + 1)), "no gap"
         assert sorted(wins["w1"] + wins["w2"]) == [c.seq for c in log], "each seq won exactly once"

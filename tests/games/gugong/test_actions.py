@@ -383,7 +383,13 @@ def test_no_boat_available_and_no_free_port():
     s["canal"]["A"] = [boat(A, 1), boat(A, 1), boat(A, 3), None, None]
     assert refused(s, A, {"type": "location_action", "option": "A", "place": {"boat": "A4", "unit": "cube"}}) == \
         "no_boat_available"
+    # spec 5.10: no free port on the route -> no new boat there (NO_FREE_PORT), whichever port is named
     s["canal"]["A"] = [boat(B, 1), boat(B, 1), boat(B, 1), boat(B, 1), boat(B, 1)]
+    for port in ("A1", "A5"):
+        assert refused(s, A, {"type": "location_action", "option": "A", "place": {"boat": port, "unit": "cube"}}) \
+            == "no_free_port"
+    # with a free port left, naming another player's boat is the wrong port
+    s["canal"]["A"] = [boat(B, 1), boat(B, 1), boat(B, 1), boat(B, 1), None]
     assert refused(s, A, {"type": "location_action", "option": "A", "place": {"boat": "A1", "unit": "cube"}}) == \
         "illegal_port"
 

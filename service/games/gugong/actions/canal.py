@@ -120,10 +120,13 @@ def simulate_placement(s: State, seat: int, ref: Any, unit: str) -> State:
     route, port = board.parse_boat(s, ref)
     boat = s["canal"][route][port - 1]
     size = 2 if unit == "foreman" else 1
+    if boat is not None and boat["owner"] != seat and board.launch_port(s, route) is None:
+        # Another player's boat at the named port, and no free port anywhere on the route: the
+        # new boat the player wants has nowhere to go (spec 5.10, NO_FREE_PORT).
+        raise IllegalMove("no_free_port", f"Route {route} has no free port for a new boat.")
     if boat is None:
         launch = board.launch_port(s, route)
-        if launch is None:
-            raise IllegalMove("no_free_port", f"Route {route} has no free port for a new boat.")
+        assert launch is not None  # the named port itself is free
         if port != launch:
             raise IllegalMove("illegal_port", f"A new boat on route {route} goes to port {launch}, the free port "
                                               f"closest to the start.")

@@ -1,0 +1,163 @@
+// The generic move picker: a person builds a legal command by pointing at things on the board.
+// It knows no game: a board module maps each legal command to the sequence of pick tokens a
+// person points at (`path(command, ctx)`), draws anything pointable with `data-pick="<token>"`,
+// and the picker narrows the seat's legal moves by the tokens picked so far, marks what may come
+// next, offers tokens without a place on the board as buttons, and sends the move on Confirm.
+import { h } from "./render.js";
+
+const samePrefix = (path, picked) => picked.every((t, i) => path[i] === t);
+
+export class Picker {
+  /**
+   * @param {{path: (cmd: object) => string[], send: (cmd: object) => void, changed: () => void,
+   *          tokenLabel?: (token: string) => string, moveLabel?: (i: number) => string}} opts
+   */
+  constructor({ path, send, changed, tokenLabel = (t) => t }) {
+    this.pathOf = path;
+    this.send = send;
+    this.changed = changed;
+    this.tokenLabel = tokenLabel;
+    this.moves = [];
+    this.labels = [];
+    this.paths = [];
+    this.picked = [];
+    this.busy = false;
+  }
+
+  /** New legal moves (and their sentences, parallel, when the server gives them): start over. */
+  setMoves(moves, labels = []) {
+    this.moves = moves;
+    this.labels = labels;
+    this.paths = moves.map((m) => {
+      try {
+        return this.pathOf(m);
+      } catch (err) {
+        console.warn("teahouse: no path for a move", m, err);
+        return [`move:${JSON.stringify(m)}`];
+      }
+    });
+    this.picked = [];
+  }
+
+  /** Indexes of the moves whose path starts with the picked tokens. */
+  candidates() {
+    return this.paths.map((p, i) => i).filter((i) => samePrefix(this.paths[i], this.picked));
+  }
+
+  /** The tokens that may be picked next, in the order the moves give them. */
+  get next() {
+    const n = this.picked.length;
+    const out = new Set();
+    for (const i of this.candidates()) if (this.paths[i].length > n) out.add(this.paths[i][n]);
+    return out;
+  }
+
+  /** The index of the legal move the picked path is a whole path of, or -1. */
+  complete() {
+    if (!this.picked.length) return -1;
+    return this.candidates().find((i) => this.paths[i].length === this.picked.length) ?? -1;
+  }
+
+  pick(token) {
+    if (this.busy || !this.next.has(token)) return;
+    this.picked = [...this.picked, token];
+    this.changed();
+  }
+
+  back() {
+    this.picked = this.picked.slice(0, -1);
+    this.changed();
+  }
+
+  cancel() {
+    if (!this.picked.length) return;
+    this.picked = [];
+    this.changed();
+  }
+
+  confirm() {
+    const i = this.complete();
+    if (i < 0 || this.busy) return;
+    this.send(this.moves[i], this.label(i));
+  }
+
+  /** A sentence for move i: the server's when it sent one, else its tokens in words. */
+  label(i) {
+    return this.labels[i] || this.paths[i].map((t) => this.tokenLabel(t)).join(" → ");
+  }
+
+  /**
+   * Mark the drawn elements of `root` whose token may come next (class `pickable`, focusable,
+   * a button to assistive technology; click, Enter or Space picks) and those already picked
+   * (class `picked`). Keeps the keyboard focus on the board across redraws.
+   */
+  decorate(root, hadFocusToken = null) {
+    const next = this.next;
+    const picked = new Set(this.picked);
+    let refocus = null;
+    for (const el of root.querySelectorAll("[data-pick]")) {
+      const token = el.getAttribute("data-pick");
+      el.classList.toggle("picked", picked.has(token));
+      if (!next.has(token) || this.busy) continue;
+      el.classList.add("pickable");
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
+      if (!el.getAttribute("aria-label")) el.setAttribute("aria-label", this.tokenLabel(token));
+      const go = (ev) => {
+        ev.preventDefault();
+        ev.stopPropagation();
+        this.pick(token);
+      };
+      el.addEventListener("click", go);
+      el.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") go(ev);
+      });
+      if (hadFocusToken !== null && !refocus) refocus = el;
+    }
+    if (refocus) refocus.focus({ preventScroll: true });
+  }
+
+  /** The bar under the board: what is picked, the choices with no place on the board, Confirm, Cancel. */
+  bar(root) {
+    // Tokens with no element on the board become buttons; on a phone every next token does,
+    // since small board spaces are hard to tap.
+    const narrow = window.matchMedia?.("(max-width: 520px)")?.matches;
+    const drawn = new Set([...root.querySelectorAll("[data-pick]")].map((el) => el.getAttribute("data-pick")));
+    const loose = [...this.next].filter((t) => narrow || !drawn.has(t));
+    const done = this.complete();
+    const more = this.next.size > 0;
+    return h("div.picker", { id: "picker", role: "group", "aria-label": "your move" },
+      h("div.picked-line", { id: "picked", "aria-live": "polite" },
+        this.picked.length
+          ? ["Your move: ", h("strong", {}, this.picked.map((t) => this.tokenLabel(t)).join(" → "))]
+          : h("span.muted", {}, more ? "Point at a highlighted card or place to start your move." : "No move is possible now.")),
+      loose.length ? h("div.choices", { id: "choices" }, loose.map((t) => h("button.choice.secondary", {
+        type: "button", "data-pick": t, disabled: this.busy, onclick: () => this.pick(t),
+      }, this.tokenLabel(t)))) : null,
+      h("div.row", {},
+        h("button", { id: "confirm-move", type: "button", disabled: done < 0 || this.busy, onclick: () => this.confirm(),
+          title: done >= 0 ? this.label(done) : "pick a whole move first" },
+          done >= 0 ? `Confirm: ${this.label(done)}` : "Confirm"),
+        h("button.secondary", { id: "cancel-move", type: "button", disabled: !this.picked.length || this.busy, onclick: () => this.cancel() }, "Cancel"),
+        this.picked.length > 1 ? h("button.secondary.small", { type: "button", id: "back-move", onclick: () => this.back() }, "Back one step") : null));
+  }
+
+  /** The collapsed fallback: every legal move as a button with its sentence. */
+  list(open = false) {
+    return h("details.fallback", { id: "move-list", open },
+      h("summary", {}, `All ${this.moves.length} legal moves as a list`),
+      h("div.moves", { id: "legal-moves" }, this.moves.slice(0, 300).map((m, i) => h("button.move.secondary", {
+        type: "button", disabled: this.busy, "data-move": JSON.stringify(m), onclick: () => this.send(m, this.label(i)),
+      }, this.label(i)))));
+  }
+}
+
+/** Escape cancels the picking on the page (installed once per screen; returns its remover). */
+export function escapeCancels(picker) {
+  const onKey = (ev) => {
+    if (ev.key === "Escape") picker.cancel();
+  };
+  document.addEventListener("keydown", onKey);
+  return () => document.removeEventListener("keydown", onKey);
+}
+
