@@ -351,6 +351,14 @@ class MatchRuntime:
         if self.deadline is not None:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
 
+    def answer_resync(self, watcher: Watcher, audience: Audience, since: int) -> None:
+        """A client's resync: what it missed (possibly nothing), then the current presence,
+        which ends the answer, so that even an empty one is acknowledged (SPEC 3.7)."""
+        self.resync(watcher, audience, since)
+        current = self.presence()
+        self._presence_seen[watcher] = current
+        watcher.deliver(Frame(current).encoded(watcher.encoding))
+
     def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         frames = self.projection.since(audience, since, watcher.encoding) if since is not None else None
         if frames is None:

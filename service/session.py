@@ -171,7 +171,7 @@ class Session:
 
     async def _on_resync(self, msg: dict[str, Any]) -> None:
         rt, audience = self._joined(msg["match"])
-        rt.resync(self, audience, msg["since"])
+        rt.answer_resync(self, audience, msg["since"])
 
     async def _on_ping(self, msg: dict[str, Any]) -> None:
         self.send(messages.pong(msg.get("nonce")))

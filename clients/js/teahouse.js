@@ -558,6 +558,7 @@ export class Connection {
     else if (kind === "left") this._resolve(`left:${msg.match}`, msg);
     else if (kind === "presence" && mv) {
       mv.presence = msg;
+      mv._resyncFrom = null; // presence ends every answer to resync (SPEC 3.7)
       mv._emit("presence");
     } else if (kind === "clock" && mv) {
       mv.deadline = msg.deadline;

@@ -300,6 +300,7 @@ class Connection:
             self._resolve(("pong", msg["nonce"]), msg)
         elif kind == "presence" and mv is not None:
             mv.presence = msg
+            mv._resync_pending = False  # presence ends every answer to resync (SPEC 3.7)
             await mv._notify()
         elif kind == "clock" and mv is not None:
             mv.deadline = msg["deadline"]

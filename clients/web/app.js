@@ -741,6 +741,8 @@ async function replayScreen(matchId, params) {
       for (let i = 1; i <= seq; i++) for (const s of said(i)) entries.push({ seq: i, seat: null, text: s, kind: i === seq ? "current" : null });
       fill(logBox, renderLog(entries.slice(-40), ns));
     }
+    const list = logBox.querySelector("#game-log");
+    if (list) list.scrollTop = list.scrollHeight;
     document.body.dataset.replaySeq = String(seq);
   }
   await show();

@@ -267,6 +267,7 @@ async def test_resync_from_a_seq_sends_the_missing_patches(sqlite_server, live):
     await spec.send({"type": "resync", "match": mid, "since": start["seq"]})
     again = await spec.recv("patch")
     assert again == live_patch
+    assert (await spec.recv())["type"] == "presence", "presence ends the answer (SPEC 3.7)"
     # a seq the server no longer keeps, or one from the future, gets a full view
     await spec.send({"type": "resync", "match": mid, "since": start["seq"] + 50})
     assert (await spec.recv())["type"] == "view"

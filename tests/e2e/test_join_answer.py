@@ -42,3 +42,25 @@ async def test_presence_comes_in_the_answer_before_the_next_reply(sqlite_server,
             assert await frames_until_pong(ws) == ["view", "presence", *clock, "pong"]
     finally:
         await client.aclose()
+
+
+async def test_a_resync_is_always_answered_even_when_nothing_was_missed(sqlite_server):
+    """SPEC 3.7: the answer to resync ends with presence, so an empty one is acknowledged."""
+    client = TeahouseClient(sqlite_server.url)
+    try:
+        mid = (await client.create_match("pixies", 2))["match"]
+        for _ in range(2):
+            await client.take_seat(mid)
+        url = sqlite_server.url.replace("http", "ws") + "/ws"
+        async with websockets.connect(url, subprotocols=["teahouse.v1.msgpack"]) as ws:
+            await ws.send(msgpack.packb({"type": "hello"}))
+            await ws.recv()
+            await ws.send(msgpack.packb({"type": "spectate", "match": mid}))
+            await ws.send(msgpack.packb({"type": "ping", "nonce": 1}))
+            await frames_until_pong(ws)
+            for since, answer in ((1, ["presence"]), (0, ["view", "presence"]), (7, ["view", "presence"])):
+                await ws.send(msgpack.packb({"type": "resync", "match": mid, "since": since}))
+                await ws.send(msgpack.packb({"type": "ping", "nonce": 2}))
+                assert await frames_until_pong(ws) == [*answer, "pong"], since
+    finally:
+        await client.aclose()

@@ -147,7 +147,7 @@ SERVER_MESSAGES = ["welcome", "view", "patch", "ack", "reject", "legal_moves", "
 REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "presence", "finished", "clock", "error"],
            "spectate": ["view", "patch", "presence", "finished", "clock", "error"], "leave": ["left", "error"],
            "move": ["ack", "reject", "error"], "legal": ["legal_moves", "error"],
-           "resync": ["view", "patch", "error"], "ping": ["pong"]}
+           "resync": ["view", "patch", "presence", "error"], "ping": ["pong"]}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -201,7 +201,7 @@ def asyncapi_schemas() -> dict[str, Any]:
                      "Play a command. Answered by ack (after the patch), reject or error, all with the same id."),
         "legal": _obj("legal", ["match"], {"match": match}, "Ask for the seat's legal moves. Answered by legal_moves."),
         "resync": _obj("resync", ["match", "since"], {"match": match, "since": _ref("Seq")},
-                       "Ask for what follows seq since: patches, or a full view."),
+                       "Ask for what follows seq since: patches, or a full view, then presence, which ends the answer."),
         "ping": _obj("ping", [], {"nonce": {"oneOf": [{"type": "integer", "minimum": 0},
                                                       {"type": "string", "maxLength": 64}]}},
                      "Application-level ping, allowed before hello. Answered by pong."),
@@ -648,9 +648,9 @@ def _session(rec: Recorder, http: Any) -> None:
 
             rec.keep("resync", "client", a.send({"type": "resync", "match": MATCH, "since": 1}),
                      "seat 0 holds seq 1 and asks for what follows")
-            rec.keep("patch_resync", "server", a.expect("patch")[0], "the kept patch after seq 1")
+            rec.keep("patch_resync", "server", a.expect("patch", "presence")[0], "the kept patch after seq 1")
             a.send({"type": "resync", "match": MATCH, "since": 99})
-            a.expect("view")
+            a.expect("view", "presence")
 
             # protocol faults, each answered by an error that leaves the session open
             faults: list[tuple[str, bytes | str, str]] = [
@@ -738,7 +738,9 @@ def _session(rec: Recorder, http: Any) -> None:
         rec.keep("left", "server", a.expect("left")[0], "answer to leave")
         rec.keep("presence_after", "server", s.expect("presence")[0], "nobody holds a seat any more")
         s.send({"type": "resync", "match": MATCH, "since": last_seq - 1})
-        s.expect("patch")
+        s.expect("patch", "presence")
+        s.send({"type": "resync", "match": MATCH, "since": last_seq})
+        s.expect("presence")  # nothing missed: the answer is the presence alone
         rec.keep("spectate_since", "client", s.send({"type": "spectate", "match": MATCH, "since": last_seq}),
                  "spectate again holding the latest seq: nothing to catch up")
         s.expect("finished", "presence")

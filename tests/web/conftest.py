@@ -178,12 +178,8 @@ def secrets_along(api: httpx.Client, match: str, seqs: list[int]) -> dict[int, s
 
 
 def visible_text_and_attrs(page) -> str:
-    """The spectator's page as markup, without the running log (past public events)."""
-    return page.evaluate("""() => {
-        const copy = document.body.cloneNode(true);
-        copy.querySelectorAll('#game-log').forEach((el) => el.remove());
-        return copy.outerHTML;
-    }""")
+    """The spectator's whole page as markup: board, status, log of sentences and all."""
+    return page.evaluate("() => document.body.outerHTML")
 
 
 def leaked(markup: str, secrets: set[str]) -> list[str]:

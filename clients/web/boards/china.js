@@ -182,7 +182,8 @@ export default {
       (view.display ?? []).map((c, slot) => c ? cardEl(c, { "data-pick": `display:${slot}`, "data-key": `display:${slot}` })
         : h("div.ccard.empty", { "data-key": `display:${slot}`, "aria-label": `display slot ${slot + 1}: empty` }, "empty")),
       view.discard?.length ? h("div.discard", { title: "the discard pile, top card shown" }, h("span.muted", {}, `discard (${view.discard.length})`), cardEl(view.discard.at(-1))) : null);
-    const hand = view.hand ? h("div.panel.hand-panel", {}, h("h3", {}, "Your hand"),
+    const whose = ctx.mode === "replay" ? `${seatLabel(ctx.seat, ctx.names)}'s hand` : "Your hand";
+    const hand = view.hand ? h("div.panel.hand-panel", {}, h("h3", {}, whose),
       h("div.hand", { "aria-label": "your hand" }, view.hand.length ? view.hand.map((c) => cardEl(c, { "data-pick": `card:${c}` }))
         : h("span.muted", {}, "no cards"))) : null;
     const fin = view.final_scoring ? h("details.panel", { open: true, id: "final-scoring" }, h("summary", {}, "Final scoring"),

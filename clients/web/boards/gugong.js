@@ -316,9 +316,10 @@ export default {
       "aria-label": `decree ${d.id}, level ${d.level}, cost ${d.cost}: ${decreeText(d.id)}` },
     h("strong", {}, `${d.id} · L${d.level} · cost ${d.cost}`), h("span.decree-text", {}, decreeText(d.id)),
     h("span", {}, d.servants.map((s) => h("span.cube", { style: `background: ${SEAT_COLOURS[s]}`, title: who(s, ctx) }))))));
-    const hand = me?.hand ? h("div.panel", {}, h("h3", {}, "Your hand"),
+    const whose = ctx.mode === "replay" ? `${seatLabel(ctx.seat, ctx.names)}'s` : "Your";
+    const hand = me?.hand ? h("div.panel", {}, h("h3", {}, `${whose} hand`),
       h("div.hand", { "aria-label": "your hand" }, me.hand.length ? me.hand.map((c) => giftCard(c, { "data-pick": `card:${c.id}` })) : h("span.muted", {}, "empty")),
-      me.discard?.length ? [h("h3", { style: "margin-top: .5rem" }, "Your gifts (discard pile)"),
+      me.discard?.length ? [h("h3", { style: "margin-top: .5rem" }, `${whose} gifts (discard pile)`),
         h("div.hand.small", {}, me.discard.map((c) => giftCard(c, { "data-pick": `card:${c.id}` })))] : null) : null;
     const bd = view.breakdown;
     const end = bd ? h("div.panel", { id: "breakdown" }, h("h3", {}, "Final scoring"),

@@ -538,7 +538,7 @@ class _Draft(dict):
 
     def __getitem__(self, key: str) -> Any:
         value = dict.__getitem__(self, key)
-        if key in self._fresh or key in _SHARED or type(value) not in _NESTED:
+        if type(value) not in _NESTED or key in self._fresh or key in _SHARED:
             return value
         value = _COPIERS.get(key, _shallow)(value)
         dict.__setitem__(self, key, value)
@@ -570,11 +570,19 @@ def _per_seat(value: list[list[str]]) -> list[list[str]]:
     return [list(v) for v in value]
 
 
+def _turn(t: dict[str, Any]) -> dict[str, Any]:
+    # The lists the evolvers append to or edit; `claim` is only ever replaced whole, and the
+    # declarations appended are never edited afterwards.
+    pool = t["pool"]
+    return {**t, "blasted": list(t["blasted"]), "pool": None if pool is None else list(pool),
+            "spy_swaps": list(t["spy_swaps"]), "declarations": list(t["declarations"])}
+
+
 # How deep each entry of the state must be copied before the evolvers may edit it in place;
 # every other list or dict holds only strings, numbers, booleans and None.
 _COPIERS: dict[str, Callable[[Any], Any]] = {
     "hands": _per_seat, "attached": _per_seat, "completed": _per_seat, "studied": _per_seat,
-    "turn": _copy, "result": _copy,
+    "turn": _turn, "result": _copy,
 }
 
 

@@ -3,9 +3,12 @@ abilities, checked against hand-computed positions."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from service.games.gugong import data
+from service.games.gugong import GAME, data
+from service.games.gugong.board import boats_left as board_boats_left
 from service.games.gugong.moves import legal_moves
 from tests.games.gugong.table import (
     A,
@@ -494,3 +497,37 @@ def test_card_action_completes_the_wall_then_the_location_action_follows(cards):
 def test_boat_positions_are_validated(ref):
     s = after_exchange(started(2), A, "CANAL")
     assert refused(s, A, {"type": "location_action", "option": "A", "move": ref}) in ("illegal_port", "empty_action")
+
+
+def test_no_free_port_is_reached_through_play():
+    """Played from the start by the engine's own legal moves (a player launching new boats
+    whenever a move does, else giving a card to the Canal), until route A's five ports are
+    taken while the player to act holds the Canal action and still has a boat: a new boat is
+    refused with no_free_port (spec 5.10), and no legal move offers one."""
+    from service.games.chance import commit_rng
+
+    def launches(m, s):
+        places = ([m["place"]] if isinstance(m.get("place"), dict) else []) + list(m.get("placements") or [])
+        return any(s["canal"][p["boat"][0]][int(p["boat"][1:]) - 1] is None for p in places)
+
+    rng = random.Random(0)
+    s = GAME.initial({}, 2)
+    for e in GAME.decide(s, None, {"type": "start"}, commit_rng("port", 1)):
+        s = GAME.evolve(s, e)
+    for seq in range(2, 200):
+        seat = GAME.status(s)["to_act"][0]
+        moves = GAME.legal_moves(s, seat)
+        if all(b is not None for b in s["canal"]["A"]) and s["turn"]["location"] == "CANAL" \
+                and not s["turn"]["location_done"] and s["turn"]["seat"] == seat:
+            break
+        launch = [m for m in moves if m["type"] in ("location_action", "card_action") and launches(m, s)]
+        to_canal = [m for m in moves if m["type"] == "exchange" and m.get("location") == "CANAL"]
+        for e in GAME.decide(s, seat, rng.choice(launch or to_canal or moves), commit_rng("port", seq)):
+            s = GAME.evolve(s, e)
+    else:
+        pytest.fail("the route never filled up")
+    other = next(f"A{i + 1}" for i, b in enumerate(s["canal"]["A"]) if b["owner"] != seat)
+    assert board_boats_left(s, seat) > 0
+    cmd = {"type": "location_action", "option": "A", "place": {"boat": other, "unit": "cube"}}
+    assert refused(s, seat, cmd) == "no_free_port"
+    assert not any(m["type"] == "location_action" and launches(m, s) for m in GAME.legal_moves(s, seat))
