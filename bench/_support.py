@@ -505,6 +505,18 @@ def percentile(values: list[float], q: float) -> float:
     return s[k]
 
 
+def child_pids(pid: int) -> list[int]:
+    """The direct children of a process (e.g. the server's bot workers), from /proc."""
+    out: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                out += [int(x) for x in f.read().split()]
+    except OSError:
+        pass
+    return sorted(set(out))
+
+
 class CpuWindow:
     """CPU seconds of named processes over a wall-clock window."""
 

@@ -8,9 +8,15 @@ x0.5..x1.5) so that the server is loaded, not saturated; platform_throughput.py 
 saturation. Clients run in `--clients` forked processes (the matches are split between them,
 all connections of a match stay in one process so one clock times it).
 
+With `--thinking-bots K`, K extra matches whose two seats are both the server's strongest bots
+(`--bot-game`, default khan) play themselves during the run, so K bots are always waiting for or
+using the server's bot workers (service/bots/pool.py: worker processes, off the event loop);
+the latency of the paced matches then shows whether a thinking bot delays other matches' moves.
+
 Run:
   .venv/bin/python bench/platform_latency.py --store sqlite --matches 1
   .venv/bin/python bench/platform_latency.py --store redis --matches 200
+  .venv/bin/python bench/platform_latency.py --store sqlite --matches 20 --thinking-bots 20
 Prints figures; asserts nothing.
 """
 
@@ -108,6 +114,9 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=None,
                     help="client processes (default: 1 up to 20 matches, else 2)")
     ap.add_argument("--seed", default="latency")
+    ap.add_argument("--thinking-bots", type=int, default=0,
+                    help="extra all-bot matches (strength 5) thinking during the run")
+    ap.add_argument("--bot-game", default="khan")
     args = ap.parse_args()
     if args.interval is None:
         args.interval = min(1.0, 0.05 * args.matches)
@@ -123,6 +132,16 @@ def main() -> None:
     with S.Server(args.store) as srv:
         cpu = S.CpuWindow()
         cpu.add("server", [srv.pid])
+        if args.thinking_bots:
+            bots = [{"seat": 0, "strength": 5}, {"seat": 1, "strength": 5}]
+            for _ in range(args.thinking_bots):
+                httpx.post(srv.url + "/api/matches", json={"game": args.bot_game, "players": 2, "bots": bots},
+                           timeout=60).raise_for_status()
+            time.sleep(2)  # the pool's workers start
+            workers = S.child_pids(srv.pid)
+            cpu.add("bot workers", workers)
+            print(f"thinking bots: {args.thinking_bots} all-bot {args.bot_game} matches (strength 5), "
+                  f"{len(workers)} bot worker process(es)")
         if srv.redis_pid:
             cpu.add("redis-server", [srv.redis_pid])
         rss: dict[str, int] = {}

@@ -130,7 +130,8 @@ def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> 
 
 def clock(match: str, seq: int, deadline: int | None) -> Message:
     """The turn clock: if the seats to act have not moved by `deadline` (ms since the epoch),
-    the server plays their first legal move for them. None: no clock is running."""
+    the server plays for them (as the match's `absent` option says: a bot, a random move or the
+    first legal move). None: no clock is running."""
     return {"type": "clock", "match": match, "seq": seq, "deadline": deadline}
 
 

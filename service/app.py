@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
 from service import replay
+from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
@@ -63,12 +64,14 @@ def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         "fixed_chance": fixed, "listed": rec.listed, "state": state, "created": rec.created,
         "seats": [{"seat": s.seat, "taken": s.taken, "name": s.name} for s in rec.seats],
         "seed_sha256": rec.seed_sha256, "forked_from": _public_fork(rec.forked_from),
-        "turn_seconds": rec.turn_seconds,
+        "turn_seconds": rec.turn_seconds, "absent": rec.absent,
+        "bots": [{"seat": seat, "strength": strength} for seat, strength in enumerate(rec.bots or []) if strength is not None],
     }
     if seq is not None:
         out["seq"] = seq
     if rec.finished:
         out["seed"] = rec.seed
+        out["bot_seed"] = rec.bot_seed
         out["result"] = rec.result
     return out
 
@@ -101,6 +104,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         holder["lobby"].start()
         yield
         await holder["lobby"].close()
+        bot_pool.shutdown()
         if store is None:
             await s.close()
 
@@ -162,8 +166,9 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     async def create_match(request: Request) -> Response:
         body = await json_body(request, holder["limits"])
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
-                                   body.get("listed", True), turn_seconds=body.get("turn_seconds"))
-        return json(_summary(rec, 0), 201)
+                                   body.get("listed", True), turn_seconds=body.get("turn_seconds"),
+                                   absent=body.get("absent", "bot"), bots=body.get("bots"))
+        return json(_summary(rec, await lobby().store.last_seq(rec.id) if rec.bots else 0), 201)
 
     @handles_errors
     async def list_matches(request: Request) -> Response:

@@ -36,8 +36,12 @@ def main(argv: list[str] | None = None) -> int:
                        help="also play the unlisted benchmark games of bench/games (e.g. handcards)")
     Limits.add_arguments(serve)
 
-    bot = sub.add_parser("bot", help="create a match on a running server and play it with random bots")
+    bot = sub.add_parser("bot", help="create a match on a running server and play it with bots "
+                         "(random SDK bots, or the server's bots of a --strength)")
     bot.add_argument("--game", default="pixies")
+    bot.add_argument("--strength", type=int, default=None,
+                     help="0 random, 1 greedy, 2-5 ISMCTS: the server's bots play --seats (default all)")
+    bot.add_argument("--seats", default=None, help="with --strength: comma-separated seats for the server's bots")
     bot.add_argument("--players", type=int, default=3)
     bot.add_argument("--url", default=_server_url(),
                      help=f"the server (default: $TEAHOUSE_URL, else {DEFAULT_SERVER_URL})")
@@ -68,7 +72,9 @@ def _client_command(args: argparse.Namespace) -> int:
 
     try:
         if args.command == "bot":
-            asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet))
+            seats = None if args.seats is None else [int(x) for x in args.seats.split(",") if x.strip()]
+            asyncio.run(run_match(args.url, args.game, args.players, args.seed, args.quiet,
+                                  strength=args.strength, bot_seats=seats))
             return 0
         return asyncio.run(run_replay(args.url, args.match, args.seat, args.step))
     except ServerError as exc:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service import replay
+from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import new_seed, seed_commitment
 from service.presence import PresencePoller
@@ -26,6 +27,7 @@ log = logging.getLogger("teahouse.lobby")
 
 MIN_TURN_SECONDS = 1
 MAX_TURN_SECONDS = 7 * 24 * 3600
+ABSENT_POLICIES = ("bot", "random", "first")  # what the turn clock plays for a seat (SPEC 3.10)
 
 
 class LobbyError(Exception):
@@ -46,6 +48,27 @@ def new_match_id() -> str:
         mid = secrets.token_urlsafe(9)
         if mid[0] != "-":
             return mid
+
+
+def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
+    """`bots`: a list of {"seat": n, "strength": s} (strength optional) -> strength per seat."""
+    if bots is None:
+        return None
+    if not isinstance(bots, list):
+        raise LobbyError("bad_field", "bots must be a list of {seat, strength} maps")
+    out: list[int | None] = [None] * players
+    for entry in bots:
+        if not isinstance(entry, dict) or set(entry) - {"seat", "strength"}:
+            raise LobbyError("bad_field", "each bot is a map with a seat and an optional strength")
+        seat, strength = entry.get("seat"), entry.get("strength", DEFAULT_STRENGTH)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise LobbyError("bad_field", f"a bot's seat must be an integer from 0 to {players - 1}")
+        if out[seat] is not None:
+            raise LobbyError("bad_field", f"seat {seat} is given two bots")
+        if isinstance(strength, bool) or not isinstance(strength, int) or strength not in STRENGTHS:
+            raise LobbyError("bad_field", f"a bot's strength must be an integer from {STRENGTHS[0]} to {STRENGTHS[-1]}")
+        out[seat] = strength
+    return out
 
 
 class Lobby:
@@ -83,7 +106,7 @@ class Lobby:
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
-                     commits: Sequence[Commit] = ()) -> MatchRecord:
+                     commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None) -> MatchRecord:
         if not isinstance(game_id, str):
             raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
         if not playable(game_id):
@@ -101,6 +124,8 @@ class Lobby:
                                          or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS):
             raise LobbyError("bad_field", f"turn_seconds must be an integer from {MIN_TURN_SECONDS} "
                              f"to {MAX_TURN_SECONDS}, or null for no clock")
+        if absent not in ABSENT_POLICIES:
+            raise LobbyError("bad_field", f"absent must be one of: {', '.join(ABSENT_POLICIES)}")
         try:
             # The engine checks the seat count and the options. Off the event loop: a large
             # option (a content set) takes milliseconds that other matches must not wait for.
@@ -110,14 +135,24 @@ class Lobby:
                 game.initial(options, players)
         except IllegalMove as exc:
             raise LobbyError(exc.code, exc.message) from None
+        strengths = _bot_seats(bots, players)
         seed = new_seed()
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
             forked_from=forked_from, turn_seconds=turn_seconds, rules_version=game.rules_version,
+            absent=absent, bots=strengths, bot_seed=new_seed(),
             seats=[SeatRecord(seat=i) for i in range(players)],
         )
         await self.store.create_match(record, commits)
+        if strengths is not None:
+            for seat, strength in enumerate(strengths):
+                if strength is not None:
+                    # A bot's seat has a token nobody holds: only the server plays it.
+                    await self.store.claim_seat(record.id, seat, hash_token(secrets.token_urlsafe(32)),
+                                                f"bot (strength {strength})")
+            await self._start_if_full(record.id)
+            record = await self.record(record.id)
         return record
 
     async def fork(self, match_id: str, seq: Any) -> MatchRecord:
@@ -138,7 +173,7 @@ class Lobby:
         copied = [Commit(seq=c.seq, seat=c.seat, command=c.command, events=c.events, ts=c.ts) for c in commits]
         return await self.create(source.game, source.players, source.options, source.listed,
                                  forked_from={"match": match_id, "seq": seq, "seed": source.seed},
-                                 turn_seconds=source.turn_seconds, commits=copied)
+                                 turn_seconds=source.turn_seconds, commits=copied, absent=source.absent)
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:

@@ -18,6 +18,8 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from protocol import messages
+from service.bots import DEFAULT_STRENGTH, bot_rng
+from service.bots import pool as bot_pool
 from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
@@ -104,11 +106,13 @@ class MatchRuntime:
         self.deadline: int | None = None
         self._clock_task: asyncio.Task | None = None
         self.diverged: dict[str, Any] | None = record.diverged
+        self._bot_tasks: dict[int, asyncio.Task] = {}  # seat -> its bot thinking
 
     @property
     def idle(self) -> bool:
-        """Nobody watches and nothing is being decided: the node may drop this cache."""
-        return not self.watchers and not self.lock.locked()
+        """Nobody watches, nothing is being decided and no bot is due to move: the node may
+        drop this cache."""
+        return not self.watchers and not self.lock.locked() and not self._bots_to_act()
 
     @property
     def id(self) -> str:
@@ -123,6 +127,7 @@ class MatchRuntime:
             self._fold_commit(c)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
         self._arm_clock()
+        self._wake_bots()
 
     async def _follow(self) -> None:
         """Apply commits written by any node (this one included; those are skipped)."""
@@ -176,6 +181,66 @@ class MatchRuntime:
         if self.seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(self.id, self.seq, self._snapshot())
         self._arm_clock()
+        self._wake_bots()
+
+    # -- bots at the table ----------------------------------------------------------------
+    def _bots_to_act(self) -> list[int]:
+        bots = self.record.bots or []
+        if self.seq == 0 or self.closed:
+            return []
+        status = self.game.status(self.state)
+        if status["finished"]:
+            return []
+        return [seat for seat in status["to_act"] if seat < len(bots) and bots[seat] is not None]
+
+    def _wake_bots(self) -> None:
+        """Start a bot for each bot seat to act that is not already thinking."""
+        for seat in self._bots_to_act():
+            task = self._bot_tasks.get(seat)
+            if task is None or task.done():
+                strength = (self.record.bots or [])[seat]
+                assert strength is not None
+                self._bot_tasks[seat] = asyncio.create_task(
+                    self._play_for(self.seq, seat, strength, "bot"), name=f"bot {self.id}:{seat}")
+
+    async def _play_for(self, seq: int, seat: int, strength: int, mark: str) -> None:
+        """Think off the event loop, then commit the move for `seat` if the match is still at
+        `seq`. The move id (`sys:bot:` or `sys:clock:` + seq + seat) marks it in the log as played for
+        the seat, and makes it commit once whichever node gets there first."""
+        try:
+            try:
+                command: dict[str, Any] | None = (await bot_pool.think(
+                    self.game.id, self.state, seat, self.record.players, strength,
+                    f"{self.record.bot_seed}/{seq}")).command
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot for %s seat %d failed at seq %d", self.id, seat, seq)
+                command = None
+            if self.seq != seq or self.closed:
+                return
+            if command is not None:
+                try:
+                    await self.submit(seat, command, system_move_id(mark, seq, seat), at_seq=seq)
+                    return
+                except IllegalMove:
+                    log.error("bot for %s seat %d chose an illegal move at seq %d", self.id, seat, seq)
+            # A failed bot must not stall the table: a random legal move instead.
+            moves = self.game.legal_moves(self.state, seat)
+            if moves:
+                fallback = bot_rng(self.record.bot_seed or "", "fallback", seq, seat).choice(moves)
+                await self.submit(seat, fallback, system_move_id(mark, seq, seat), at_seq=seq)
+        except (IllegalMove, Busy):
+            pass  # the match moved on while the bot thought; the new seq wakes it again
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot for %s seat %d failed at seq %d", self.id, seat, seq)
+        finally:
+            if self._bot_tasks.get(seat) is asyncio.current_task():
+                del self._bot_tasks[seat]  # done thinking: the seat may get a new bot task
+            if self.seq != seq:
+                self._wake_bots()
 
     # -- a log that went backwards ----------------------------------------------------------------
     async def _diverge(self, last: int) -> None:
@@ -235,8 +300,16 @@ class MatchRuntime:
             try:
                 for seat in self.game.status(self.state)["to_act"]:
                     moves = self.game.legal_moves(self.state, seat)
-                    if moves and self.seq == seq:
-                        await self.submit(seat, moves[0], system_move_id("clock", seq, seat))
+                    if not moves or self.seq != seq:
+                        continue
+                    if self.record.absent in ("bot", "random"):
+                        # The absent seat's move comes from a bot (strength 0 plays at random).
+                        await self._play_for(seq, seat, DEFAULT_STRENGTH if self.record.absent == "bot" else 0, "clock")
+                        continue
+                    try:
+                        await self.submit(seat, moves[0], system_move_id("clock", seq, seat), at_seq=seq)
+                    except IllegalMove:
+                        pass  # the state moved on under the clock: the new seq has a clock of its own
                 if self.seq != seq:
                     return
             except asyncio.CancelledError:
@@ -246,8 +319,10 @@ class MatchRuntime:
             await asyncio.sleep(CLOCK_RETRY_S)
 
     # -- commands -------------------------------------------------------------------------
-    async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None) -> int:
-        """Decide, append and apply one command; return its seq or raise IllegalMove/Busy."""
+    async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None,
+                     at_seq: int | None = None) -> int:
+        """Decide, append and apply one command; return its seq or raise IllegalMove/Busy.
+        `at_seq`: the server's own moves (clock, bots) were chosen for that seq only."""
         key = (seat, move_id) if move_id is not None else None
         async with self.lock:
             if self.diverged is not None:
@@ -258,6 +333,8 @@ class MatchRuntime:
                 if key in self.rejected:
                     raise IllegalMove(*self.rejected[key])
             for _ in range(DECIDE_ATTEMPTS):
+                if at_seq is not None and self.seq != at_seq:
+                    raise Busy(f"{self.id}: at seq {self.seq}, not {at_seq}")
                 try:
                     events = self.game.decide(self.state, seat, command, commit_rng(self.record.seed, self.seq + 1))
                 except IllegalMove as exc:
@@ -416,7 +493,7 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.closed = True
-        tasks = [t for t in (self._tail_task, self._clock_task) if t is not None]
+        tasks = [t for t in (self._tail_task, self._clock_task, *self._bot_tasks.values()) if t is not None]
         for task in tasks:
             task.cancel()
         if tasks:

@@ -1,4 +1,8 @@
-"""A bot that plays random legal moves, and the whole-match driver behind `teahouse bot`."""
+"""A bot that plays random legal moves, and the whole-match driver behind `teahouse bot`.
+
+With a strength, the seats are played by the server's own bots (SPEC 2.4 `bots`): a search
+bot needs the game's hidden parts dealt again from its seat's point of view, which only the
+server can do; the SDK asks for them when it creates the match and follows the match."""
 
 from __future__ import annotations
 
@@ -37,15 +41,22 @@ def _moved_on(seq: int) -> Callable[[MatchView], bool]:
 
 
 async def run_match(url: str, game_id: str, players: int, seed: int = 0, quiet: bool = False,
-                    options: dict | None = None) -> dict:
-    """Create a match, seat `players` bots on it, play it to the end; return the match summary."""
+                    options: dict | None = None, strength: int | None = None,
+                    bot_seats: list[int] | None = None) -> dict:
+    """Create a match, seat `players` bots on it, play it to the end; return the match summary.
+    With `strength`, the seats in `bot_seats` (default: all) are the server's bots of that
+    strength; the SDK plays the others at random."""
     client = TeahouseClient(url)
-    match = await client.create_match(game_id, players, options)
+    server_bots = {} if strength is None else {s: strength for s in (range(players) if bot_seats is None else bot_seats)}
+    match = await client.create_match(game_id, players, options, bots=server_bots)
     mid = match["match"]
     if not quiet:
         print(f"[{mid}] watch it at {url.rstrip('/')}/web/#/match/{mid}", flush=True)
-    seats = [await client.take_seat(mid, name=f"bot{i}") for i in range(players)]
-    conns = [await client.connect().open() for _ in range(players)]
+    watcher = await client.connect().open()
+    spectator = await watcher.spectate(mid)
+    mine = [s for s in range(players) if s not in server_bots]
+    seats = [await client.take_seat(mid, seat=s, name=f"bot{s}") for s in mine]
+    conns = [await client.connect().open() for _ in mine]
     views = [await c.join(mid, s["token"]) for c, s in zip(conns, seats, strict=True)]
     moves = 0
 
@@ -55,14 +66,19 @@ async def run_match(url: str, game_id: str, players: int, seed: int = 0, quiet: 
         if not quiet:
             print(f"[{mid}] seq {game.seq:>4}  seat {game.seat}: {move}", flush=True)
 
-    rngs = [random.Random(seed * 100 + i) for i in range(players)]
+    rngs = [random.Random(seed * 100 + s) for s in mine]
     await asyncio.gather(*[play_seat(c, v, r, shown) for c, v, r in zip(conns, views, rngs, strict=True)])
+    await spectator.wait_for(lambda g: g.over, timeout=3600)
     summary = await client.match(mid)
-    for c in conns:
+    if not quiet and server_bots:
+        for c in (await client.log(mid))["commits"]:
+            if str(c["move_id"]).startswith("sys:bot:"):
+                print(f"[{mid}] seq {c['seq']:>4}  seat {c['seat']} (server bot, strength {strength}): {c['command']}")
+    for c in [*conns, watcher]:
         await c.close()
     await client.aclose()
     if not quiet:
         res = summary.get("result") or {}
-        print(f"[{mid}] finished after {summary['seq']} commits ({moves} bot moves); "
+        print(f"[{mid}] finished after {summary['seq']} commits ({moves} SDK bot moves); "
               f"scores {res.get('scores')}, winners {res.get('winners')}; seed {summary.get('seed')}")
     return summary

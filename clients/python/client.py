@@ -337,12 +337,16 @@ class TeahouseClient:
         return data
 
     async def create_match(self, game: str, players: int, options: dict[str, Any] | None = None,
-                           listed: bool = True, turn_seconds: int | None = None) -> dict[str, Any]:
-        """Create a match. With `turn_seconds`, a seat that does not move in time has its
-        first legal move played for it."""
-        return await self._call("POST", "/api/matches", json={
-            "game": game, "players": players, "options": options or {}, "listed": listed,
-            "turn_seconds": turn_seconds})
+                           listed: bool = True, turn_seconds: int | None = None, absent: str = "bot",
+                           bots: dict[int, int] | None = None) -> dict[str, Any]:
+        """Create a match. With `turn_seconds`, a seat that does not move in time has a move
+        played for it: by a bot (`absent="bot"`), at random (`"random"`) or its first legal
+        move (`"first"`). `bots` maps seats to the strength (0-5) of a server bot that plays it."""
+        body: dict[str, Any] = {"game": game, "players": players, "options": options or {}, "listed": listed,
+                                "turn_seconds": turn_seconds, "absent": absent}
+        if bots:
+            body["bots"] = [{"seat": seat, "strength": strength} for seat, strength in sorted(bots.items())]
+        return await self._call("POST", "/api/matches", json=body)
 
     async def take_seat(self, match: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
         return await self._call("POST", f"/api/matches/{match}/seats", json={"seat": seat, "name": name})

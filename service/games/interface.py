@@ -112,6 +112,15 @@ class Game:
     # field's old default...). A finished match thus keeps replaying after its engine changes.
     upcasters: Mapping[int, Callable[[Event], list[Event]]] = field(default_factory=dict)
 
+    # Optional (games/<id>/hidden.py): a state in which everything the seats in `keep` cannot
+    # see is dealt again at random, and everything they can see is kept. It depends only on
+    # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
+    # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
+    redeal: Callable[[State, random.Random, frozenset[int]], State] | None = None
+    # Optional hint for bots (service/bots): each seat's score if the game were judged now,
+    # from public facts only (running score, points already certain). Higher is better.
+    evaluate: Callable[[State], list[float]] | None = None
+
     def __post_init__(self) -> None:
         from service.games.preamble import guarded  # the preamble imports this module
 

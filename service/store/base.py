@@ -79,6 +79,9 @@ class MatchRecord:
     # always folded as written under them (records from before this field: version 1).
     rules_version: int = 1
     event_schema: int = EVENT_SCHEMA
+    absent: str = "bot"  # what the clock plays for a seat that lets it run out (ABSENT_POLICIES)
+    bots: list[int | None] | None = None  # per seat: a server bot's strength, or None for a person
+    bot_seed: str | None = None  # the bots' own randomness (never the match seed: that is chance)
     finished: bool = False
     result: dict[str, Any] | None = None
     seats: list[SeatRecord] = field(default_factory=list)

@@ -1,5 +1,6 @@
-"""The turn clock: a seat that does not move in time has its first legal move played for it,
-once; the deadline is announced to everyone and stops when the match ends."""
+"""The turn clock: a seat that does not move in time has a move played for it, once (its first
+legal move with `absent: first`; a bot's by default); the deadline is announced to everyone
+and stops when the match ends."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from tests.e2e.helpers import close_all, play_resilient, seat_players, states_by
 
 async def test_the_clock_plays_for_seats_that_wait(sqlite_server):
     client = TeahouseClient(sqlite_server.url)
-    match = await client.create_match("pixies", 2, turn_seconds=1)
-    assert match["turn_seconds"] == 1
+    match = await client.create_match("pixies", 2, turn_seconds=1, absent="first")
+    assert match["turn_seconds"] == 1 and match["absent"] == "first"
     mid = match["match"]
     spec = await client.connect().open()
     view = await spec.spectate(mid)

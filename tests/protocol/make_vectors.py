@@ -243,7 +243,7 @@ def asyncapi_schemas() -> dict[str, Any]:
             "match": match, "seq": _ref("Seq"),
             "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."}},
             "The turn clock (matches created with turn_seconds): the seats to act at seq must move by deadline, "
-            "or the server plays their first legal move for them."),
+            "or the server plays for them (a bot, a random or the first legal move: the match's absent option)."),
         "left": _obj("left", ["match"], {"match": match}, "The answer to leave."),
         "pong": _obj("pong", ["nonce"], {"nonce": {"type": ["integer", "string", "null"]}}, "The answer to ping."),
     }

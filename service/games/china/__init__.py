@@ -5,6 +5,7 @@ data in data/map.json, partly reconstructed.
 """
 
 from service.games.china import data, narrate
+from service.games.china.hidden import evaluate, redeal
 from service.games.china.moves import legal_moves
 from service.games.china.rules import decide, evolve, initial, status
 from service.games.china.view import secrets, view
@@ -34,4 +35,6 @@ GAME = Game(
     secret_options=frozenset({"deck_order", "reshuffle_order"}),
     reference=lambda options, players: {"map": data.MAP},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
+    redeal=redeal,
+    evaluate=evaluate,
 )

@@ -8,6 +8,7 @@ Every reconstructed content list is a data file under data/.
 
 from service.games.gugong import data, narrate
 from service.games.gugong.events import evolve
+from service.games.gugong.hidden import evaluate, redeal
 from service.games.gugong.moves import legal_moves
 from service.games.gugong.rules import decide, status
 from service.games.gugong.setup import MAX_PLAYERS, MIN_PLAYERS, initial
@@ -53,4 +54,6 @@ GAME = Game(
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,
                                         "decrees": data._decrees, "map": data._map},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
+    redeal=redeal,
+    evaluate=evaluate,
 )

@@ -5,6 +5,7 @@ Rules: ../shared/rules/hieroglyphs.md; player docs: docs/games/hieroglyphs.md.
 """
 
 from service.games.hieroglyphs import data, narrate
+from service.games.hieroglyphs.hidden import evaluate, redeal
 from service.games.hieroglyphs.moves import legal_moves
 from service.games.hieroglyphs.rules import decide, evolve, initial, status
 from service.games.hieroglyphs.view import secrets, view
@@ -51,4 +52,6 @@ GAME = Game(
     # The board only: the content set's meanings are the answers to meaning claims.
     reference=lambda options, players: {"board": data.BOARD},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit, narrate.describe_end),
+    redeal=redeal,
+    evaluate=evaluate,
 )

@@ -6,6 +6,7 @@ from typing import Any
 
 from service.games.interface import Commands, Game, Narrator
 from service.games.khan import data, narrate
+from service.games.khan.hidden import evaluate, redeal
 from service.games.khan.moves import legal_moves
 from service.games.khan.rules import decide, evolve, initial, status
 from service.games.khan.view import secrets, view
@@ -48,4 +49,6 @@ GAME = Game(
     secret_options=frozenset({"deck_order"}),
     reference=reference,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
+    redeal=redeal,
+    evaluate=evaluate,
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from service.games.interface import Commands, Game, Narrator
 from service.games.pixies import data, narrate
+from service.games.pixies.hidden import evaluate, redeal
 from service.games.pixies.moves import legal_moves
 from service.games.pixies.rules import decide, evolve, initial, status
 from service.games.pixies.view import secrets, view
@@ -37,4 +38,6 @@ GAME = Game(
     secret_options=frozenset({"deck_orders"}),
     reference=lambda options, players: _REFERENCE,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
+    redeal=redeal,
+    evaluate=evaluate,
 )
