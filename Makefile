@@ -3,6 +3,8 @@
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `slow` tests (nightly-sized playouts of every game) are part of the whole suite; TEAHOUSE_SLOW=0 skips them.
+TEAHOUSE_SLOW ?= 1
 
 serve:
 	./deploy/bootstrap.sh
@@ -10,4 +12,4 @@ serve:
 
 test:
 	./deploy/bootstrap.sh --with-redis
-	.venv/bin/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+	TEAHOUSE_SLOW=$(TEAHOUSE_SLOW) .venv/bin/python -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)

@@ -28,12 +28,12 @@ def sqlite_server(tmp_path_factory):
 
 
 def pytest_collection_modifyitems(config, items):
-    """`slow` tests run in CI (TEAHOUSE_SLOW=1, set by .ci/run) and with TEAHOUSE_LONG=1."""
+    """`slow` tests run with TEAHOUSE_SLOW=1 (`make test` and CI set it) and with TEAHOUSE_LONG=1."""
     import os
 
     if os.environ.get("TEAHOUSE_SLOW") == "1" or os.environ.get("TEAHOUSE_LONG") == "1":
         return
-    skip = pytest.mark.skip(reason="slow: set TEAHOUSE_SLOW=1 or TEAHOUSE_LONG=1 (CI does)")
+    skip = pytest.mark.skip(reason="slow: set TEAHOUSE_SLOW=1 or TEAHOUSE_LONG=1 (make test does)")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)

@@ -1,7 +1,7 @@
 """Nightly-sized random playouts: many matches of every game at one seat count, checked for the
 interface's promises (a match ends, folding its log gives its state, nothing crashes). Marked
-`slow`: CI runs them (.ci/run sets TEAHOUSE_SLOW=1), as does TEAHOUSE_LONG=1; a plain local
-`make test` skips them to stay fast."""
+`slow`: `make test` and CI run them (the Makefile sets TEAHOUSE_SLOW=1), as does TEAHOUSE_LONG=1;
+a bare pytest skips them to stay fast."""
 
 from __future__ import annotations
 
