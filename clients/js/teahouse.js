@@ -681,8 +681,9 @@ export class TeahouseClient {
     return this._call("GET", `/api/matches/${encodeURIComponent(match)}/replay${qs ? "?" + qs : ""}`, undefined, headers);
   }
 
-  /** A new match from commit `seq` of a finished one. */
-  fork(match, seq) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, { seq });
+  /** A new match from commit `seq` of a finished one. The fork deals again what no seat could
+   * see (SPEC 11); `exact` keeps the origin's shuffles instead (an open-hand fork). */
+  fork(match, seq, { exact = false } = {}) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, exact ? { seq, exact: true } : { seq });
   }
 }

@@ -203,7 +203,7 @@ async function lobbyScreen() {
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, m.state)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
       h("td", {}, new Date(m.created).toLocaleTimeString()),
       h("td", {}, h("div.row", {}, actions)));
@@ -522,6 +522,7 @@ async function matchScreen(matchId, params) {
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
       summary.turn_seconds ? h("span.badge", { title: "the turn clock" }, `${summary.turn_seconds} s per move`) : null,
+      openHandBadge(summary),
       h("span.badge", { id: "seq" }, `seq ${game?.seq ?? "…"}`),
       h("span.badge", { id: "conn-state" }, connState),
       mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
@@ -621,6 +622,12 @@ async function matchScreen(matchId, params) {
 
 // -- replay -------------------------------------------------------------------------------------
 
+/** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */
+function openHandBadge(summary) {
+  if (!summary.open_hand) return null;
+  return h("span.badge.open-hand", { title: "an exact fork: its deck and hidden cards can be read in the original match's log" }, "open hand");
+}
+
 async function replayScreen(matchId, params) {
   const summary = await client.match(matchId);
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
@@ -654,13 +661,16 @@ async function replayScreen(matchId, params) {
   };
   async function fork() {
     try {
-      const m = await client.fork(matchId, seq);
-      toast(`New match ${m.match} from seq ${seq}: take a seat`);
+      const m = await client.fork(matchId, seq, { exact: exactBox.checked });
+      toast(m.open_hand ? `New open-hand match ${m.match} from seq ${seq}: its deck is the original's; take a seat`
+        : `New match ${m.match} from seq ${seq}, the hidden cards dealt again: take a seat`);
       location.hash = `#/match/${m.match}`;
     } catch (err) {
       toast(`Cannot fork: ${explain(err)}`, "error");
     }
   }
+  // An exact fork keeps the original's shuffles, which its public log shows: open hand.
+  const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
   const ctxAt = (frame) => ({ view: frame?.view ?? {}, status: frame?.status ?? {}, seat, names: ns, mode: "replay", last: {} });
   const said = (i) => {
@@ -674,7 +684,9 @@ async function replayScreen(matchId, params) {
     h("div.panel", {},
       h("div.row", {}, h("h1.grow", {}, "Replay: ", gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
         h(`span.badge.${summary.state}`, {}, summary.state),
-        finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq", onclick: fork }, "Fork from here") : null,
+        openHandBadge(summary),
+        finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
+        finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
         h("a.button.small.secondary", { href: `#/match/${matchId}` }, finished ? "Final table" : "Live table")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
         btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),
