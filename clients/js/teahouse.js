@@ -634,8 +634,11 @@ export class TeahouseClient {
 
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
-  createMatch(game, players, { options = {}, listed = true, turnSeconds = null } = {}) {
-    return this._call("POST", "/api/matches", { game, players, options, listed, turn_seconds: turnSeconds });
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, bots = null } = {}) {
+    // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4)
+    const body = { game, players, options, listed, turn_seconds: turnSeconds };
+    if (bots && bots.length) body.bots = bots;
+    return this._call("POST", "/api/matches", body);
   }
 
   /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the

@@ -113,6 +113,10 @@ async function route() {
 
 // -- lobby --------------------------------------------------------------------------------------
 
+// The server's bot strengths (docs/bots.md), for the lobby's seat pickers.
+const BOT_STRENGTHS = [[0, "random"], [1, "greedy"], [2, "search, quick"], [3, "search (default)"],
+  [4, "search, strong"], [5, "search, strongest"]];
+
 async function lobbyScreen() {
   document.title = "Teahouse — lobby";
   const list = await games();
@@ -122,14 +126,32 @@ async function lobbyScreen() {
   const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the server plays the first legal move" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
+  // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
+  const seatsBox = h("div.row", { id: "new-seats" });
+  const seatPickers = [];
+  const drawSeats = () => {
+    const n = Number(players.value) || 0;
+    while (seatPickers.length < n) {
+      const i = seatPickers.length;
+      seatPickers.push(h("select", { id: `new-bot-${i}`, "data-seat": i, "aria-label": `who plays seat ${i}` },
+        h("option", { value: "" }, "a person"),
+        BOT_STRENGTHS.map(([v, text]) => h("option", { value: String(v) }, `bot: ${text}`))));
+    }
+    fill(seatsBox, ...seatPickers.slice(0, n).map((sel, i) => h("label", {}, `Seat ${i}`, sel)));
+  };
+  const pickedBots = () => seatPickers.slice(0, Number(players.value) || 0)
+    .map((sel, seat) => ({ seat, strength: sel.value === "" ? null : Number(sel.value) }))
+    .filter((b) => b.strength !== null);
   const pick = () => {
     const g = list.find((x) => x.id === gameSel.value);
     players.min = g.min_players;
     players.max = g.max_players;
     players.value = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
+    drawSeats();
   };
   gameSel.value = list.some((g) => g.id === "pixies") ? "pixies" : list[0]?.id;
   gameSel.addEventListener("change", pick);
+  players.addEventListener("input", drawSeats);
   pick();
 
   const create = async (ev) => {
@@ -145,8 +167,9 @@ async function lobbyScreen() {
     }
     try {
       const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds });
-      if (sit.checked) {
+      const bots = pickedBots();
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots });
+      if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
       } else {
@@ -217,7 +240,8 @@ async function lobbyScreen() {
         h("label", {}, "Options", options),
         h("label", {}, "Turn clock (s)", clock),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
-        h("button", { type: "submit", id: "create-match" }, "Create match"))),
+        h("button", { type: "submit", id: "create-match" }, "Create match")),
+      h("div.row", {}, h("span.muted", {}, "Who plays:"), seatsBox)),
     h("section.panel", {},
       h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
         h("button.secondary.small", { onclick: refresh }, "Refresh")),
