@@ -32,6 +32,12 @@ class LogRewound(Exception):
         self.match, self.known, self.last = match, known, last
 
 
+class StoreUnavailable(Exception):
+    """The store did not answer (down, failing over, unreachable). Nothing may be assumed about
+    a write that raised it except that a retry with the same seq is safe: the seq check turns a
+    write that did land into a Conflict. Clients see the retryable code `store_unavailable`."""
+
+
 @dataclass
 class Commit:
     seq: int
