@@ -87,14 +87,18 @@ class ClusterStore(RedisStore):
         attempt = 0
         while True:
             try:
-                return await op(*args)
+                out = await op(*args)
             except TRANSIENT as exc:
                 pause = BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)]
                 if time.monotonic() + pause > deadline:
+                    self.reachability.failed(exc)  # one log line per outage (service/store/outage.py)
                     raise StoreUnavailable(f"Redis Cluster did not answer within {RETRY_BUDGET_S:g} s "
                                            f"({type(exc).__name__}: {exc})") from exc
                 attempt += 1
                 await asyncio.sleep(pause)
+            else:
+                self.reachability.ok()
+                return out
 
     # -- matches ---------------------------------------------------------------------------
     async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
