@@ -23,6 +23,7 @@ from service.games.interface import upcast
 from service.games.redealt import REDEAL
 from service.presence import PresencePoller
 from service.runtime import Diverged, MatchRuntime, system_move_id
+from service.settle import settle
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 log = logging.getLogger("teahouse.lobby")
@@ -178,7 +179,7 @@ class Lobby:
         """
         if not isinstance(exact, bool):
             raise LobbyError("bad_field", "exact must be true or false")
-        source = await self.record(match_id)
+        source = await self.settled(match_id)
         if not source.finished:
             # A live match's hidden cards are secret: a fork, whose log is public once it ends,
             # would publish them while the origin is still being played.
@@ -265,6 +266,18 @@ class Lobby:
         if rec is None:
             raise LobbyError("unknown_match", f"no match has the id {match_id!r}", 404)
         return rec
+
+    async def settled(self, match_id: str) -> MatchRecord:
+        """The match's record, finished if its log says so (repairing a missing mark, 13.1).
+        A runtime loaded here already knows; otherwise the snapshot and the commits after it
+        are folded once."""
+        rec = await self.record(match_id)
+        rt = self._live.get(match_id)
+        if rt is not None and not rt.closed:
+            if rt.record.finished and not rec.finished:
+                rec.finished, rec.result = True, rt.record.result
+            return rec
+        return await settle(self.store, rec)
 
     async def runtime(self, match_id: str) -> MatchRuntime:
         rt = self._live.get(match_id)
