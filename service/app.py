@@ -235,8 +235,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        lim = holder["limits"]
-        await serve_session(ws, lobby(), chosen.wire, lim.idle_socket_s, lim.matches_per_connection)
+        await serve_session(ws, lobby(), chosen.wire, holder["limits"])
 
     routes = [
         Route("/health", health),
@@ -282,14 +281,14 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
     return value
 
 
-async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: float = Limits.idle_socket_s,
-                        max_watched: int = Limits.matches_per_connection) -> None:
+async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limits) -> None:
     """Pump frames in and out until the client leaves or is cut off for reading too slowly.
 
     Frames are written by a task that runs only while the session's outbox holds something
     (the session wakes it), so an idle connection holds no writer, and a broadcast to many
     connections queues its frame on each without awaiting any of them."""
     loop = asyncio.get_running_loop()
+    idle_s = limits.idle_socket_s
     binary = encoding.endswith("msgpack")
     closing: asyncio.Future[tuple[int, str]] = loop.create_future()
     writer: asyncio.Task[None] | None = None
@@ -300,6 +299,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
         try:
             while outbox and not closing.done():
                 data = outbox.popleft()
+                session.written += 1  # handed to the socket: a client reading it may ask again
                 if binary:
                     await ws.send_bytes(data)
                 else:
@@ -318,7 +318,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
         if not closing.done():
             closing.set_result((code, reason))
 
-    session = Session(lobby, encoding, on_cut, max_watched)
+    session = Session(lobby, encoding, on_cut, limits)
     session.wake = wake
 
     async def reader() -> None:

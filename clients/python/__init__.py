@@ -14,6 +14,6 @@ continuity and asks for a resync itself when a patch is missing. After a lost co
 `conn.reconnect()` joins every match again from its last seq.
 """
 
-from clients.python.client import Connection, MatchView, Rejected, ServerError, TeahouseClient
+from clients.python.client import Connection, MatchView, RateLimited, Rejected, ServerError, TeahouseClient
 
-__all__ = ["Connection", "MatchView", "Rejected", "ServerError", "TeahouseClient"]
+__all__ = ["Connection", "MatchView", "RateLimited", "Rejected", "ServerError", "TeahouseClient"]
