@@ -19,6 +19,7 @@ ERROR_CODES: dict[str, str] = {
     "too_many_matches": "The connection already watches as many matches as it may.",
     "busy": "The match is busy; try again.",
     "rate_limited": "The connection sent requests faster, or asked for more bytes, than it may; send the same message again after retry_after_ms.",
+    "store_unavailable": "The server cannot reach its store right now; send the same message again in a moment.",
     "diverged": "The match's log lost commits the server had seen; play is stopped until an operator restores it.",
     "internal": "The server failed to handle the message; nothing was changed.",
 }

@@ -31,8 +31,8 @@ from service.limits import Limits
 from service.lobby import Lobby, LobbyError
 from service.narration import names_of, story
 from service.runtime import DIVERGED_SEEN
-from service.session import CLOSE_IDLE, Session
-from service.store import EventStore, MatchRecord, open_store
+from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
+from service.store import EventStore, MatchRecord, StoreUnavailable, open_store
 
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
@@ -48,6 +48,16 @@ def json(data: Any, status: int = 200) -> Response:
 
 def problem(code: str, message: str, status: int) -> Response:
     return json({"error": {"code": code, "message": message}}, status)
+
+
+# How long a client should wait before trying again while the store is unreachable.
+RETRY_AFTER_S = 1
+
+
+def store_unavailable() -> Response:
+    response = problem("store_unavailable", STORE_UNAVAILABLE, 503)
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return response
 
 
 MATCH_STATES = ("open", "live", "finished", "diverged")
@@ -125,14 +135,33 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
                     # the rest of the body is not wanted: close rather than read it to the end
                     response.headers["Connection"] = "close"
                 return response
+            except StoreUnavailable:
+                return store_unavailable()  # the store's reachability logs the outage, once
             except Exception:
                 log.exception("%s %s failed", request.method, request.url.path)
                 return problem("internal", "the server failed on this request; nothing was changed", 500)
         return endpoint
 
-    async def health(request: Request) -> Response:
-        return json({"ok": True, "store": holder["store"].name, "games": list(GAMES),
-                     "live_matches": lobby().live_count, "diverged_matches": len(DIVERGED_SEEN)})
+    async def live(request: Request) -> Response:
+        """The process answers: a liveness probe restarts a node only when this fails."""
+        return json({"ok": True})
+
+    async def ready(request: Request) -> Response:
+        """The store answers a ping within Limits.ready_deadline_s: a readiness probe sends
+        clients elsewhere (or nowhere) while it does not. /health is the same answer."""
+        s: EventStore = holder["store"]
+        body: dict[str, Any] = {"ok": True, "store": s.name, "games": list(GAMES),
+                                "live_matches": lobby().live_count, "diverged_matches": len(DIVERGED_SEEN)}
+        try:
+            await asyncio.wait_for(s.ping(), holder["limits"].ready_deadline_s)
+        except (StoreUnavailable, TimeoutError):
+            body["ok"] = False
+            body["error"] = {"code": "store_unavailable", "message": "the store did not answer a ping within "
+                             f"{holder['limits'].ready_deadline_s:g} s"}
+            response = json(body, 503)
+            response.headers["Retry-After"] = str(RETRY_AFTER_S)
+            return response
+        return json(body)
 
     async def games(request: Request) -> Response:
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
@@ -238,7 +267,9 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         await serve_session(ws, lobby(), chosen.wire, holder["limits"])
 
     routes = [
-        Route("/health", health),
+        Route("/health", ready),
+        Route("/health/live", live),
+        Route("/health/ready", ready),
         Route("/api/games", games),
         Route("/api/games/{game}/reference", game_reference),
         Route("/api/games/{game}/view-schema", view_schema),

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from service.runtime import MatchRuntime
-from service.store import EventStore
+from service.store import EventStore, StoreUnavailable
 
 log = logging.getLogger("teahouse.presence")
 
@@ -40,6 +40,8 @@ class PresencePoller:
                 await self.poll()
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable:
+                pass  # said once for the node by the store's reachability
             except Exception as exc:  # the store went away: try again next second
                 log.warning("presence poll failed (%s); retrying", exc)
             await asyncio.sleep(PRESENCE_POLL_S)

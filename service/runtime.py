@@ -25,8 +25,9 @@ from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.narration import commit_sentences, move_labels, names_of
 from service.projection import Audience, Frame, Projection
-from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord
+from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
+from service.store.outage import Backoff
 
 log = logging.getLogger("teahouse.runtime")
 
@@ -111,6 +112,7 @@ class MatchRuntime:
         # list (thousands of moves, each labelled) is computed and encoded once per commit, not
         # once per request (issue 13.3). Emptied by every commit.
         self._legal: dict[tuple[int, int], list[Frame]] = {}
+        self._finish_task: asyncio.Task | None = None  # marking finished, retried while the store is away
 
     @property
     def idle(self) -> bool:
@@ -134,13 +136,17 @@ class MatchRuntime:
         self._wake_bots()
 
     async def _follow(self) -> None:
-        """Apply commits written by any node (this one included; those are skipped)."""
+        """Apply commits written by any node (this one included; those are skipped). While the
+        store is unreachable, try again with a growing wait (at most 2 s): when it is back the
+        tail restarts from this runtime's seq and catches up, with no help from anyone."""
+        backoff = Backoff()
         while not self.closed:
             try:
                 # aclosing: the tail's cleanup runs here, in this task, when it is cancelled,
                 # not later in the loop's garbage collection of async generators.
                 async with contextlib.aclosing(self.store.tail(self.id, self.seq)) as commits:
                     async for c in commits:
+                        backoff.reset()
                         if c.seq > self.seq:
                             async with self.lock:
                                 await self._catch_up()
@@ -149,9 +155,11 @@ class MatchRuntime:
             except LogRewound as exc:
                 await self._diverge(exc.last)
                 return
-            except Exception:  # the store went away: retry, the log is still the truth
+            except StoreUnavailable:
+                pass  # said once for the node by the store's reachability (service/store/outage.py)
+            except Exception:
                 log.exception("tailing %s failed; retrying", self.id)
-                await asyncio.sleep(0.5)
+            await asyncio.sleep(backoff.delay())
 
     async def _catch_up(self) -> None:
         """Apply every commit after self.seq that is in the store. Hold the lock."""
@@ -181,12 +189,45 @@ class MatchRuntime:
         if status["finished"] and not self.record.finished:
             result = dict(status["result"] or {})
             self.record.finished, self.record.result = True, result
-            await self.store.mark_finished(self.id, result)
+            await self._record_finished(result)
             self._broadcast_all(Frame(messages.finished(self.id, self.seq, result, self.record.seed)))
         if self.seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(self.id, self.seq, self._snapshot())
+            with contextlib.suppress(StoreUnavailable):  # a snapshot is a shortcut: the next one will do
+                await self.store.save_snapshot(self.id, self.seq, self._snapshot())
         self._arm_clock()
         self._wake_bots()
+
+    async def _record_finished(self, result: dict[str, Any]) -> None:
+        """Mark the match finished in the store. The commit that ended it is already in the log,
+        so a store that fails here does not fail that move: the mark is retried in the
+        background until it lands (and any load repairs it from the log too)."""
+        try:
+            await self.store.mark_finished(self.id, result)
+        except StoreUnavailable:
+            self._finish_task = asyncio.create_task(self._finish_later(result), name=f"finish {self.id}")
+
+    async def _finish_later(self, result: dict[str, Any]) -> None:
+        backoff = Backoff()
+        while True:
+            await asyncio.sleep(backoff.delay())
+            try:
+                await self.store.mark_finished(self.id, result)
+                return
+            except StoreUnavailable:
+                continue
+
+    async def _submit_while_at(self, seq: int, seat: int, command: dict[str, Any], move_id: str) -> None:
+        """The server's own move for `seq`: while the store is unreachable, try again (with a
+        growing wait) as long as the match is still at `seq` here."""
+        backoff = Backoff()
+        while True:
+            try:
+                await self.submit(seat, command, move_id, at_seq=seq)
+                return
+            except StoreUnavailable:
+                if self.seq != seq or self.closed:
+                    return
+                await asyncio.sleep(backoff.delay())
 
     # -- bots at the table ----------------------------------------------------------------
     def _bots_to_act(self) -> list[int]:
@@ -226,7 +267,7 @@ class MatchRuntime:
                 return
             if command is not None:
                 try:
-                    await self.submit(seat, command, system_move_id(mark, seq, seat), at_seq=seq)
+                    await self._submit_while_at(seq, seat, command, system_move_id(mark, seq, seat))
                     return
                 except IllegalMove:
                     log.error("bot for %s seat %d chose an illegal move at seq %d", self.id, seat, seq)
@@ -234,7 +275,7 @@ class MatchRuntime:
             moves = self.game.legal_moves(self.state, seat)
             if moves:
                 fallback = bot_rng(self.record.bot_seed or "", "fallback", seq, seat).choice(moves)
-                await self.submit(seat, fallback, system_move_id(mark, seq, seat), at_seq=seq)
+                await self._submit_while_at(seq, seat, fallback, system_move_id(mark, seq, seat))
         except (IllegalMove, Busy):
             pass  # the match moved on while the bot thought; the new seq wakes it again
         except asyncio.CancelledError:
@@ -319,6 +360,8 @@ class MatchRuntime:
                     return
             except asyncio.CancelledError:
                 raise
+            except StoreUnavailable:
+                pass  # said once for the node by the store's reachability
             except Exception as exc:
                 log.warning("turn clock of %s failed at seq %d (%s); retrying", self.id, seq, exc)
             await asyncio.sleep(CLOCK_RETRY_S)
@@ -402,6 +445,8 @@ class MatchRuntime:
         final from then on, but this cache may have loaded the record before they were."""
         try:
             fresh = await self.store.get_match(self.id)
+        except StoreUnavailable:
+            return
         except Exception:
             log.exception("reading the seats of %s failed; narrating with the names known", self.id)
             return
@@ -512,7 +557,8 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.closed = True
-        tasks = [t for t in (self._tail_task, self._clock_task, *self._bot_tasks.values()) if t is not None]
+        tasks = [t for t in (self._tail_task, self._clock_task, self._finish_task, *self._bot_tasks.values())
+                 if t is not None]
         for task in tasks:
             task.cancel()
         if tasks:

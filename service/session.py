@@ -26,6 +26,7 @@ from service.lobby import Lobby, LobbyError
 from service.projection import Audience
 from service.ratelimit import ConnectionBudget
 from service.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, diverged_message
+from service.store import StoreUnavailable
 
 log = logging.getLogger("teahouse.session")
 
@@ -33,6 +34,9 @@ MAX_FRAME = 64 * 1024
 OUTBOX = 512
 SERVER = "teahouse/0.1"
 CLOSE_SLOW = 4408
+# Whether a move sent then was committed is not known to the client: the same id settles it.
+STORE_UNAVAILABLE = ("the server cannot reach its store right now; send the same message again in a moment "
+                     "(a move with the same id is committed once)")
 CLOSE_IDLE = 4410  # watched no match for Limits.idle_socket_s: an idle socket serves nobody
 # After a `rate_limited` refusal the connection is not read for the advertised delay (at most
 # this long): a flooder's refusals cost the node no more than its accepted requests would.
@@ -127,6 +131,8 @@ class Session:
         except LobbyError as exc:
             code = exc.code if exc.code in ("unknown_match",) else "bad_field"
             self.send(messages.error(code, exc.message, ref, match))
+        except StoreUnavailable:
+            self.send(messages.error("store_unavailable", STORE_UNAVAILABLE, ref, match))
         except Exception:
             log.exception("session %s: failed on a frame", self.id)
             self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref, match))

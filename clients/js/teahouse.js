@@ -38,7 +38,16 @@ export class ServerError extends Error {
     this.code = code;
     this.serverMessage = message;
   }
+
+  /** "Not now" rather than "no" (SPEC 7.1): send the same request (a move with the same id)
+   * again in a moment. */
+  get retryable() {
+    return RETRYABLE.has(this.code);
+  }
 }
+
+/** Error codes after which the same request may be sent again (busy, store_unavailable). */
+export const RETRYABLE = new Set(["busy", "store_unavailable"]);
 
 /** The rules refused a move; the log did not change. `code` is the game's own code. */
 export class Rejected extends ServerError {

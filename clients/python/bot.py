@@ -10,7 +10,9 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from clients.python.client import Connection, MatchView, Rejected, TeahouseClient
+from clients.python.client import Connection, MatchView, Rejected, ServerError, TeahouseClient
+
+RETRY_S = 1.0  # the wait before resending a move the server could not take now (busy, store_unavailable)
 
 
 async def play_seat(conn: Connection, game: MatchView, rng: random.Random,
@@ -27,13 +29,27 @@ async def play_seat(conn: Connection, game: MatchView, rng: random.Random,
             continue
         move = rng.choice(moves)
         try:
-            await conn.move(game.match, move)
+            await _move_retrying(conn, game.match, move, f"bot-{seq}-{rng.getrandbits(32):08x}")
         except Rejected:
             pass  # the state moved on under us (another seat acted); look again
         else:
             if on_move is not None:
                 on_move(game, move)
         await game.wait_for(_moved_on(seq), timeout=120)
+
+
+async def _move_retrying(conn: Connection, match: str, move: dict, move_id: str) -> int:
+    """Send a move; while the server answers a retryable code, send it again with the same id
+    (committed once whatever happens: SPEC 3.5)."""
+    while True:
+        try:
+            return await conn.move(match, move, move_id)
+        except Rejected:
+            raise
+        except ServerError as exc:
+            if not exc.retryable:
+                raise
+            await asyncio.sleep(RETRY_S)
 
 
 def _moved_on(seq: int) -> Callable[[MatchView], bool]:

@@ -26,12 +26,22 @@ RATE_LIMIT_RETRIES = 50
 LEGAL_RESTARTS = 5
 
 
+# Codes that say "not now" rather than "no" (SPEC 7.1): the same request (a move with the same
+# id) may be sent again after a moment.
+RETRYABLE = frozenset({"busy", "store_unavailable"})
+
+
 class ServerError(Exception):
     """The server answered with an error message (`code`, `message`)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code, self.message = code, message
+
+    @property
+    def retryable(self) -> bool:
+        """Send the same request again in a moment (SPEC 7.1: `busy`, `store_unavailable`)."""
+        return self.code in RETRYABLE
 
 
 class Rejected(ServerError):

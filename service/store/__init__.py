@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from service.store.base import Commit, Conflict, EventStore, LogRewound, MatchRecord, SeatRecord
+from service.store.base import (
+    Commit,
+    Conflict,
+    EventStore,
+    LogRewound,
+    MatchRecord,
+    SeatRecord,
+    StoreUnavailable,
+)
 
-__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "SeatRecord", "open_store"]
+__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "SeatRecord", "StoreUnavailable",
+           "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"
 

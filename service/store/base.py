@@ -11,15 +11,24 @@ from __future__ import annotations
 import abc
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
+
+if TYPE_CHECKING:
+    from service.store.outage import Reachability
 
 EVENT_SCHEMA = 1
 
 
 class Conflict(Exception):
     """Another writer committed this seq first (or the seq would leave a gap)."""
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached right now (Redis down, restarting or loading; an SQLite I/O
+    error). Nothing is known to have changed: clients get the retryable `store_unavailable`
+    and send the same request again in a moment (a move with the same id is answered once)."""
 
 
 class LogRewound(Exception):
@@ -175,6 +184,21 @@ class EventStore(abc.ABC):
     async def read_presences(self, match_ids: list[str]) -> dict[str, dict[str, tuple[list[int], int]]]:
         """read_presence for many matches at once, by match id."""
         return {m: await self.read_presence(m) for m in match_ids}
+
+    # -- reachability ----------------------------------------------------------------------
+    async def ping(self) -> None:
+        """Answer if the store answers (raise StoreUnavailable if not): /health/ready."""
+        await self.last_seq("health:ping")
+
+    @property
+    def reachability(self) -> Reachability:
+        """Up or down as the latest call found it (one log line per change: service/store/outage.py)."""
+        found = self.__dict__.get("_reachability")
+        if found is None:
+            from service.store.outage import Reachability
+
+            found = self.__dict__["_reachability"] = Reachability(self.name)
+        return found
 
     async def close(self) -> None:
         return None

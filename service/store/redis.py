@@ -19,6 +19,9 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from service.store.base import (
@@ -31,6 +34,8 @@ from service.store.base import (
     pack_state,
     unpack_state,
 )
+from service.store.outage import guarded
+from service.store.redis_errors import unreachable
 from service.store.redis_follow import StreamReaders
 
 _APPEND = """
@@ -41,6 +46,8 @@ if tonumber(ARGV[1]) ~= last + 1 then return redis.error_reply('CONFLICT ' .. la
 redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'c', ARGV[2])
 return last + 1
 """
+
+_guard = guarded(unreachable)
 
 POOL_SIZE = 256
 POOL_WAIT_S = 20
@@ -65,13 +72,19 @@ class RedisStore(EventStore):
         self.url = url
         # redis-py's reply types are unions of every possible reply; ours are known bytes.
         # A blocking pool waits for a free connection instead of failing a move under load.
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S)
+        # One immediate retry on a broken connection: after Redis restarts, each pooled
+        # connection is found dead once, and that must not fail a request while Redis is up. (A
+        # repeated append is safe: it conflicts with itself and the runtime catches up.)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S,
+            retry=Retry(NoBackoff(), 1), retry_on_error=[RedisConnectionError])
         self._pool = pool
         self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
         self._readers: StreamReaders | None = None  # made on first use, inside the event loop
 
     # -- matches ------------------------------------------------------------------------
+    @_guard
     async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
         # One MULTI/EXEC: a fork's record never exists without the commits it starts from.
         async with self._r.pipeline(transaction=True) as p:
@@ -86,6 +99,7 @@ class RedisStore(EventStore):
                 p.zadd(MATCHES, {record.id: record.created})
             await p.execute()
 
+    @_guard
     async def get_match(self, match_id: str) -> MatchRecord | None:
         async with self._r.pipeline(transaction=False) as p:
             p.get(_key(match_id, "meta"))
@@ -110,11 +124,13 @@ class RedisStore(EventStore):
             rec.diverged = msgpack.unpackb(diverged, raw=False)
         return rec
 
+    @_guard
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
         ids = await self._r.zrevrange(MATCHES, 0, limit - 1)
         recs = [await self.get_match(i.decode()) for i in ids]
         return [r for r in recs if r is not None]
 
+    @_guard
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
         return bool(await self._r.hsetnx(
             _key(match_id, "seats"), str(seat), msgpack.packb({"t": token_hash, "n": name})))
@@ -124,15 +140,18 @@ class RedisStore(EventStore):
     return 0
     """
 
+    @_guard
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         # Only the claim that holds the seat is undone; the seat's value is the claim's bytes.
         raw = await self._r.hget(_key(match_id, "seats"), str(seat))
         if raw is not None and msgpack.unpackb(raw, raw=False).get("t") == token_hash:
             await self._r.eval(self._RELEASE, 1, _key(match_id, "seats"), str(seat), raw)
 
+    @_guard
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         await self._r.set(_key(match_id, "fin"), msgpack.packb(result, use_bin_type=True))
 
+    @_guard
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         if info is None:
             await self._r.delete(_key(match_id, "diverged"))
@@ -140,6 +159,7 @@ class RedisStore(EventStore):
             await self._r.set(_key(match_id, "diverged"), msgpack.packb(info, use_bin_type=True))
 
     # -- the log --------------------------------------------------------------------------
+    @_guard
     async def append(self, match_id: str, commit: Commit) -> None:
         try:
             await self._append_script(keys=[_key(match_id, "log")], args=[commit.seq, commit.pack()])
@@ -148,6 +168,7 @@ class RedisStore(EventStore):
                 raise Conflict(f"{match_id}: seq {commit.seq}: {exc}") from exc
             raise
 
+    @_guard
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
         hi = f"{until}-0" if until is not None else "+"
         if until is not None and until <= after:
@@ -155,13 +176,14 @@ class RedisStore(EventStore):
         entries = await self._r.xrange(_key(match_id, "log"), f"({after}-0", hi)
         return [Commit.unpack(fields[b"c"]) for _id, fields in entries]
 
+    @_guard
     async def last_seq(self, match_id: str) -> int:
         top = await self._r.xrevrange(_key(match_id, "log"), "+", "-", count=1)
         return int(top[0][0].split(b"-")[0]) if top else 0
 
     async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
         if self._readers is None:
-            self._readers = StreamReaders(self._pool, self._r)
+            self._readers = StreamReaders(self._pool, self._r, self.reachability)
         # Commits already in the stream first, then what the shared readers bring; a stream
         # already below `after` is a log gone backwards.
         last = await self.last_seq(match_id) if after > 0 else 0
@@ -175,7 +197,12 @@ class RedisStore(EventStore):
         """Connections this node holds for tailing streams (outside the pool)."""
         return self._readers.connections if self._readers is not None else 0
 
+    @_guard
+    async def ping(self) -> None:
+        await self._r.ping()
+
     # -- presence -------------------------------------------------------------------------------
+    @_guard
     async def publish_presence(self, match_id: str, node: str, seats: list[int], spectators: int) -> None:
         key = _key(match_id, "presence")
         if not any(seats) and not spectators:
@@ -184,9 +211,11 @@ class RedisStore(EventStore):
         entry = {"s": seats, "n": spectators, "t": int(time.time() * 1000)}
         await self._r.hset(key, node, msgpack.packb(entry))
 
+    @_guard
     async def read_presence(self, match_id: str) -> dict[str, tuple[list[int], int]]:
         return (await self.read_presences([match_id]))[match_id]
 
+    @_guard
     async def publish_presences(self, node: str, counts: dict[str, tuple[list[int], int]]) -> None:
         now = int(time.time() * 1000)
         async with self._r.pipeline(transaction=False) as p:
@@ -197,6 +226,7 @@ class RedisStore(EventStore):
                     p.hset(_key(match_id, "presence"), node, msgpack.packb({"s": seats, "n": spectators, "t": now}))
             await p.execute()
 
+    @_guard
     async def read_presences(self, match_ids: list[str]) -> dict[str, dict[str, tuple[list[int], int]]]:
         now = int(time.time() * 1000)
         async with self._r.pipeline(transaction=False) as p:
@@ -219,10 +249,12 @@ class RedisStore(EventStore):
     redis.call('SET', KEYS[1], ARGV[2]); redis.call('SET', KEYS[2], ARGV[1]); return 1
     """
 
+    @_guard
     async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:
         await self._r.eval(self._SNAP, 2, _key(match_id, "snap"), _key(match_id, "snapseq"),
                            seq, pack_state(seq, state))
 
+    @_guard
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
         data = await self._r.get(_key(match_id, "snap"))
         return unpack_state(data) if data else None

@@ -11,6 +11,10 @@ for tailing are ceil(followed streams / GROUP_SIZE).
 A stream whose top falls below what a follower has seen (Redis lost acknowledged writes) is
 reported to that follower as `LogRewound`: checked every REWIND_CHECK_S, since a blocking read
 past the top of a stream would otherwise just wait for ever.
+
+While Redis is unreachable a group tries to reconnect with a growing wait (up to 2 s), quietly:
+the store's reachability says once that it is down. Its followers keep their place, and the
+first XREAD after the reconnection brings every commit they missed.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from service.store.base import Commit, LogRewound
+from service.store.outage import Backoff, Reachability
+from service.store.redis_errors import unreachable
 
 log = logging.getLogger("teahouse.store.redis")
 
@@ -44,8 +50,10 @@ class _Follower:
 class _Group:
     """Up to GROUP_SIZE streams read by one blocking XREAD on one connection."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, reachability: Reachability) -> None:
         self.pool = pool
+        self.reachability = reachability
+        self.backoff = Backoff()
         self.followers: dict[str, set[_Follower]] = {}
         self.generation = 0  # bumped by every change of the key set
         self.sent_generation = -1  # the key set of the XREAD in flight
@@ -67,15 +75,20 @@ class _Group:
             except Exception as exc:  # the connection broke: a new one, the followers keep their place
                 if self.closed:
                     return  # closed under a read (redis-py may swallow the cancel)
-                log.warning("stream reader failed (%s); reconnecting", exc)
+                if unreachable(exc):
+                    self.reachability.failed(exc)
+                else:
+                    log.warning("stream reader failed (%s); reconnecting", exc)
                 await self._drop()
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(self.backoff.delay())
 
     async def _read_forever(self) -> None:
         self.conn = self.pool.make_connection()
         await self.conn.connect()
         await self.conn.send_command("CLIENT", "ID")
         self.client_id = int(await self.conn.read_response())
+        self.reachability.ok()
+        self.backoff.reset()
         while not self.closed:
             if not self.followers:
                 self.sent_generation = self.generation
@@ -159,9 +172,10 @@ class _Group:
 class StreamReaders:
     """The node's stream readers; `follow` is what RedisStore.tail hands out."""
 
-    def __init__(self, pool: Any, client: Any) -> None:
+    def __init__(self, pool: Any, client: Any, reachability: Reachability) -> None:
         self.pool = pool
         self.client = client  # a pooled client, for CLIENT UNBLOCK
+        self.reachability = reachability
         self.groups: list[_Group] = []
 
     @property
@@ -175,7 +189,7 @@ class StreamReaders:
         for g in self.groups:
             if g.size() < GROUP_SIZE:
                 return g
-        g = _Group(self.pool)
+        g = _Group(self.pool, self.reachability)
         g.task = asyncio.create_task(g.run(), name="redis stream reader")
         self.groups.append(g)
         return g

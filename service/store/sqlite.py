@@ -26,6 +26,7 @@ from service.store.base import (
     pack_state,
     unpack_state,
 )
+from service.store.outage import guarded
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -47,6 +48,18 @@ CREATE TABLE IF NOT EXISTS snapshots (
     match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
 ) WITHOUT ROWID;
 """
+
+# SQLite's own codes for "the file cannot be used right now" (not "this statement is wrong").
+_UNAVAILABLE = ("SQLITE_IOERR", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_CANTOPEN",
+                "SQLITE_READONLY", "SQLITE_PROTOCOL")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """An I/O error, a full or locked file, a file gone: StoreUnavailable."""
+    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError):
+        return str(getattr(exc, "sqlite_errorname", "")).startswith(_UNAVAILABLE)
+    return isinstance(exc, OSError)
+
 
 # How often a tailing reader looks at the file for commits made by another process (appends
 # made by this process wake it at once).
@@ -76,8 +89,12 @@ class SqliteStore(EventStore):
         db.executescript(_SCHEMA)
         return db
 
+    @guarded(unreachable)
     async def _run(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def ping(self) -> None:
+        await self._run(lambda: self._db.execute("SELECT 1").fetchone())
 
     # -- matches ------------------------------------------------------------------------
     async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:

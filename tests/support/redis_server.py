@@ -49,6 +49,13 @@ class RedisServer:
                 time.sleep(0.05)
         raise RuntimeError(f"redis-server did not start on port {self.port}")
 
+    def kill(self) -> None:
+        """SIGKILL: Redis crashes (what it had acknowledged is in its append-only file)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
