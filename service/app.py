@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from protocol.versions import negotiate, unsupported_reason
 from service import replay
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
+from service.address_limits import ConnectionCounts, CreationWindow
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
@@ -40,6 +42,7 @@ JS = Path(__file__).resolve().parent.parent / "clients" / "js"  # the JS SDK, im
 # The JSON Schema of each game's view (docs/games/schemas/<id>.view.json), served as it is.
 VIEW_SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "games" / "schemas"
 CLOSE_UNSUPPORTED = 4406
+CLOSE_TOO_MANY = 4429  # the client address holds Limits.connections_per_address connections
 
 
 def json(data: Any, status: int = 200) -> Response:
@@ -105,12 +108,15 @@ def _public_fork(forked: dict[str, Any] | None) -> dict[str, Any] | None:
 def create_app(store: EventStore | None = None, store_url: str | None = None,
                limits: Limits | None = None) -> Starlette:
     holder: dict[str, Any] = {"limits": limits if limits is not None else Limits.from_sources()}
+    lim: Limits = holder["limits"]
+    creations = CreationWindow(lim.matches_per_address_per_minute)
+    connections = ConnectionCounts(lim.connections_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         install_log_redaction()
         s = store if store is not None else open_store(store_url or "sqlite:teahouse-data")
-        holder["store"], holder["lobby"] = s, Lobby(s)
+        holder["store"], holder["lobby"] = s, Lobby(s, max_live=lim.live_matches_per_node)
         holder["lobby"].start()
         yield
         await holder["lobby"].close()
@@ -134,6 +140,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
                 if exc.status in (408, 413):
                     # the rest of the body is not wanted: close rather than read it to the end
                     response.headers["Connection"] = "close"
+                if exc.retry_after_s:
+                    response.headers["Retry-After"] = str(math.ceil(exc.retry_after_s))
                 return response
             except StoreUnavailable:
                 return store_unavailable()  # the store's reachability logs the outage, once
@@ -191,9 +199,23 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         g = get_game(rec.game)
         return json({"game": rec.game, "players": rec.players, "reference": g.reference(rec.options, rec.players)})
 
+    def count_creation(request: Request) -> None:
+        """A client address creates at most matches_per_address_per_minute matches a minute."""
+        wait = creations.hit(request.client.host if request.client else "")
+        if wait:
+            exc = LobbyError("rate_limited", f"this address created {lim.matches_per_address_per_minute} matches "
+                             f"in the last minute, its limit; try again in {math.ceil(wait)} s", 429)
+            exc.retry_after_s = wait
+            raise exc
+
     @handles_errors
     async def create_match(request: Request) -> Response:
         body = await json_body(request, holder["limits"])
+        options = body.get("options")
+        if lim.options_max_bytes and options is not None and len(orjson.dumps(options)) > lim.options_max_bytes:
+            raise LobbyError("options_too_large", f"options may be at most {lim.options_max_bytes} bytes "
+                             "written as JSON", 413)
+        count_creation(request)
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
                                    body.get("listed", True), turn_seconds=body.get("turn_seconds"),
                                    absent=body.get("absent", "bot"), bots=body.get("bots"))
@@ -254,6 +276,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def fork(request: Request) -> Response:
         body = await json_body(request, holder["limits"])
+        count_creation(request)
         rec = await lobby().fork(request.path_params["match"], body.get("seq"))
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 
@@ -264,7 +287,15 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        await serve_session(ws, lobby(), chosen.wire, holder["limits"])
+        address = ws.client.host if ws.client else ""
+        if not connections.open(address):
+            await ws.close(code=CLOSE_TOO_MANY, reason=f"this address holds {lim.connections_per_address} "
+                           "connections, its limit; close one first")
+            return
+        try:
+            await serve_session(ws, lobby(), chosen.wire, lim)
+        finally:
+            connections.close(address)
 
     routes = [
         Route("/health", ready),

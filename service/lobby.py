@@ -36,6 +36,7 @@ class LobbyError(Exception):
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
+        self.retry_after_s: float | None = None  # sent as Retry-After (429 rate_limited)
 
 
 def hash_token(token: str) -> str:
@@ -72,9 +73,10 @@ def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
 
 
 class Lobby:
-    def __init__(self, store: EventStore, idle_seconds: float = 120.0) -> None:
+    def __init__(self, store: EventStore, idle_seconds: float = 120.0, max_live: int = 0) -> None:
         self.store = store
         self.idle_seconds = idle_seconds
+        self.max_live = max_live  # Limits.live_matches_per_node (0: no limit)
         self._live: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
         self._sweeper: asyncio.Task | None = None
@@ -243,6 +245,11 @@ class Lobby:
         pending = self._loading.get(match_id)
         if pending is not None:
             return await asyncio.shield(pending)
+        if self.max_live and len(self._live) + len(self._loading) >= self.max_live:
+            await self.sweep()  # runtimes nobody needs any more make room first
+            if len(self._live) + len(self._loading) >= self.max_live:
+                raise LobbyError("node_full", f"this node holds {self.max_live} live matches, its limit; "
+                                 "try again later (or on another node)", 503)
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:

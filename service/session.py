@@ -175,7 +175,9 @@ class Session:
     async def _runtime(self, match_id: str) -> MatchRuntime:
         try:
             rt = await self.lobby.runtime(match_id)
-        except LobbyError:
+        except LobbyError as exc:
+            if exc.code == "node_full":
+                raise ProtocolError("node_full", exc.message) from None
             raise ProtocolError("unknown_match", f"no match has the id {match_id!r}") from None
         if rt.diverged is not None:
             raise ProtocolError("diverged", diverged_message(match_id, rt.diverged["seen_seq"], rt.diverged["log_seq"]))
@@ -200,6 +202,10 @@ class Session:
         self._require_hello()
         self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
+        cap = self.limits.spectators_per_match
+        if cap and self not in rt.watchers.get(None, ()) and rt.local_counts()[1] >= cap:
+            raise ProtocolError("too_many_spectators", f"match {rt.id} has {cap} spectators on this server, its "
+                                "limit; try again later")
         self._watch(rt, None, msg.get("since"))
 
     def _watch(self, rt: MatchRuntime, audience: Audience, since: int | None) -> None:
