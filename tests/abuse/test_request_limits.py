@@ -17,31 +17,22 @@ import websockets
 from clients.python import Rejected, TeahouseClient
 from service.limits import Limits
 from tests.e2e.helpers import close_all, seat_players
-from tests.support.server import ServerProcess
+from tests.support.server import sqlite_server
 
 BYTES_PER_S, PAGE = 200_000, 300
 
 
-def _server(tmp_path_factory, name: str, env: dict[str, str]):
-    work = tmp_path_factory.mktemp(name)
-    proc = ServerProcess(f"sqlite:{work / 'data'}", work / "server.log")
-    proc.env = env
-    return proc.start()
-
-
 @pytest.fixture(scope="module")
 def default_server(tmp_path_factory):
-    proc = _server(tmp_path_factory, "defaults", {})
-    yield proc
-    proc.stop()
+    with sqlite_server(tmp_path_factory.mktemp("defaults")) as proc:
+        yield proc
 
 
 @pytest.fixture(scope="module")
 def budget_server(tmp_path_factory):
-    proc = _server(tmp_path_factory, "budget", {"TEAHOUSE_OUTBOUND_BYTES_PER_SECOND": str(BYTES_PER_S),
-                                                "TEAHOUSE_LEGAL_MOVES_PAGE": str(PAGE)})
-    yield proc
-    proc.stop()
+    env = {"TEAHOUSE_OUTBOUND_BYTES_PER_SECOND": str(BYTES_PER_S), "TEAHOUSE_LEGAL_MOVES_PAGE": str(PAGE)}
+    with sqlite_server(tmp_path_factory.mktemp("budget"), env) as proc:
+        yield proc
 
 
 async def _raw(server) -> websockets.ClientConnection:

@@ -13,33 +13,24 @@ import msgpack
 import pytest
 import websockets
 
-from tests.support.server import ServerProcess
+from tests.support.server import sqlite_server
 
 CREATES, OPTIONS_BYTES, CONNECTIONS, LIVE, SPECTATORS = 3, 200, 4, 2, 2
 
 
-def _start(tmp_path_factory, name: str, env: dict[str, str]) -> ServerProcess:
-    work = tmp_path_factory.mktemp(name)
-    proc = ServerProcess(f"sqlite:{work / 'data'}", work / "server.log")
-    proc.env = env
-    return proc.start()
-
-
 @pytest.fixture(scope="module")
 def address_server(tmp_path_factory):
-    proc = _start(tmp_path_factory, "address", {
-        "TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": str(CREATES), "TEAHOUSE_OPTIONS_MAX_BYTES": str(OPTIONS_BYTES),
-        "TEAHOUSE_CONNECTIONS_PER_ADDRESS": str(CONNECTIONS)})
-    yield proc
-    proc.stop()
+    env = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": str(CREATES), "TEAHOUSE_OPTIONS_MAX_BYTES": str(OPTIONS_BYTES),
+           "TEAHOUSE_CONNECTIONS_PER_ADDRESS": str(CONNECTIONS)}
+    with sqlite_server(tmp_path_factory.mktemp("address"), env) as proc:
+        yield proc
 
 
 @pytest.fixture(scope="module")
 def node_server(tmp_path_factory):
-    proc = _start(tmp_path_factory, "node", {"TEAHOUSE_LIVE_MATCHES_PER_NODE": str(LIVE),
-                                             "TEAHOUSE_SPECTATORS_PER_MATCH": str(SPECTATORS)})
-    yield proc
-    proc.stop()
+    env = {"TEAHOUSE_LIVE_MATCHES_PER_NODE": str(LIVE), "TEAHOUSE_SPECTATORS_PER_MATCH": str(SPECTATORS)}
+    with sqlite_server(tmp_path_factory.mktemp("node"), env) as proc:
+        yield proc
 
 
 def _create(url: str, **body) -> httpx.Response:

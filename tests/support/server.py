@@ -74,9 +74,11 @@ class ServerProcess:
 
 
 @contextlib.contextmanager
-def sqlite_server(workdir: Path) -> Iterator[ServerProcess]:
-    """A server on a fresh SQLite store in `workdir`, stopped on exit."""
-    proc = ServerProcess(f"sqlite:{workdir / 'data'}", workdir / "server.log").start()
+def sqlite_server(workdir: Path, env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """A server on a fresh SQLite store in `workdir` (`env`: limits set for a test), stopped on exit."""
+    proc = ServerProcess(f"sqlite:{workdir / 'data'}", workdir / "server.log")
+    proc.env = dict(env or {})
+    proc.start()
     try:
         yield proc
     finally:
