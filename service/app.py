@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,6 +32,7 @@ from service.address_limits import ConnectionCounts, CreationWindow
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
+from service.origins import OriginGuard
 from service.narration import names_of, story
 from service.runtime import DIVERGED_SEEN
 from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
@@ -322,7 +324,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         ]
     if (JS / "teahouse.js").exists():
         routes.append(Mount("/js", StaticFiles(directory=JS), name="js"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    # Browsers: CORS for allowed origins, other origins refused (HTTP and WebSocket alike).
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OriginGuard, origins=lim.cors_origins)])
 
 
 def app_from_env() -> Starlette:
