@@ -117,7 +117,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         install_log_redaction()
-        s = store if store is not None else open_store(store_url or "sqlite:teahouse-data")
+        s = store if store is not None else open_store(store_url or "sqlite:teahouse-data", lim.wait_replicas,
+                                                       lim.wait_timeout_ms)
         holder["store"], holder["lobby"] = s, Lobby(s, max_live=lim.live_matches_per_node)
         holder["lobby"].start()
         yield

@@ -9,7 +9,7 @@ import os
 import sys
 
 from service.limits import Limits, env_name
-from service.store import DEFAULT_URL
+from service.store import DEFAULT_URL, SHARED_SCHEMES
 
 STORE_ENV = "TEAHOUSE_STORE_URL"  # --workers: how the parent hands its store to each process
 # What `make serve` (and `teahouse serve` with its defaults) listens on.
@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--store", default=DEFAULT_URL,
-                       help="sqlite:PATH (default: sqlite:teahouse-data) or redis://HOST:PORT/DB")
+                       help="sqlite:PATH (default: sqlite:teahouse-data), redis://HOST:PORT/DB, or "
+                            "redis+cluster://HOST:PORT[,HOST:PORT...] (seed nodes of a Redis Cluster)")
     serve.add_argument("--log-level", default="warning")
     serve.add_argument("--workers", type=int, default=1,
                        help="server processes sharing the port and the store (N > 1 needs a redis:// store)")
@@ -107,7 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers < 1:
         print("--workers must be at least 1", file=sys.stderr)
         return 2
-    if args.workers > 1 and not args.store.startswith(("redis://", "rediss://", "unix://")):
+    if args.workers > 1 and not args.store.startswith(SHARED_SCHEMES):
         # Each process caches its matches and learns of new commits from its store: a Redis
         # stream read by every node. The SQLite store wakes its tails in-process only, so a
         # second process would never see the first one's commits.

@@ -58,6 +58,22 @@ def _key(match_id: str, part: str) -> str:
     return f"th:{{{match_id}}}:{part}"
 
 
+def raise_conflict(exc: ResponseError, match_id: str, seq: int) -> None:
+    """The append script's refusal (or XADD's, for an id at or below the top) is a Conflict."""
+    if "CONFLICT" in str(exc) or "equal or smaller" in str(exc):
+        raise Conflict(f"{match_id}: seq {seq}: {exc}") from exc
+
+
+def queue_match(p: Any, record: MatchRecord, commits: Sequence[Commit]) -> None:
+    """Queue on pipeline `p` the writes of a new match's own keys (all in its hash slot)."""
+    for c in commits:
+        p.xadd(_key(record.id, "log"), {"c": c.pack()}, id=f"{c.seq}-0")
+    p.set(_key(record.id, "meta"), record.pack(), nx=True)
+    for s in record.seats:
+        if s.token_hash is not None:
+            p.hset(_key(record.id, "seats"), str(s.seat), msgpack.packb({"t": s.token_hash, "n": s.name}))
+
+
 # A node refreshes its presence entry this often while it has watchers; an entry older than
 # PRESENCE_STALE_MS is a node that died without saying goodbye.
 PRESENCE_REFRESH_S = 10
@@ -68,8 +84,12 @@ class RedisStore(EventStore):
     name = "redis"
     shared = True
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, wait_replicas: int = 0, wait_timeout_ms: int = 1000) -> None:
         self.url = url
+        # WAIT before an append returns (Limits.wait_replicas): a failover to a replica then
+        # keeps every acknowledged move. A WAIT that times out still acknowledges; it is counted.
+        self.wait_replicas, self.wait_timeout_ms = wait_replicas, wait_timeout_ms
+        self.wait_timeouts = 0
         # redis-py's reply types are unions of every possible reply; ours are known bytes.
         # A blocking pool waits for a free connection instead of failing a move under load.
         # One immediate retry on a broken connection: after Redis restarts, each pooled
@@ -81,20 +101,14 @@ class RedisStore(EventStore):
         self._pool = pool
         self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
-        self._readers: StreamReaders | None = None  # made on first use, inside the event loop
+        self._readers: Any = None  # StreamReaders, made on first use, inside the event loop
 
     # -- matches ------------------------------------------------------------------------
     @_guard
     async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
         # One MULTI/EXEC: a fork's record never exists without the commits it starts from.
         async with self._r.pipeline(transaction=True) as p:
-            for c in commits:
-                p.xadd(_key(record.id, "log"), {"c": c.pack()}, id=f"{c.seq}-0")
-            p.set(_key(record.id, "meta"), record.pack(), nx=True)
-            for s in record.seats:
-                if s.token_hash is not None:
-                    p.hset(_key(record.id, "seats"), str(s.seat),
-                           msgpack.packb({"t": s.token_hash, "n": s.name}))
+            queue_match(p, record, commits)
             if record.listed:
                 p.zadd(MATCHES, {record.id: record.created})
             await p.execute()
@@ -161,12 +175,26 @@ class RedisStore(EventStore):
     # -- the log --------------------------------------------------------------------------
     @_guard
     async def append(self, match_id: str, commit: Commit) -> None:
+        keys: list[Any] = [_key(match_id, "log")]
+        args: list[Any] = [commit.seq, commit.pack()]
         try:
-            await self._append_script(keys=[_key(match_id, "log")], args=[commit.seq, commit.pack()])
+            if not self.wait_replicas:
+                await self._append_script(keys=keys, args=args)
+                return
+            # WAIT counts the writes of its own connection: one pipeline, one connection.
+            async with self._r.pipeline(transaction=False) as p:
+                await self._append_script(keys=keys, args=args, client=p)  # queued, not sent
+                p.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+                _, replicas = await p.execute()
+            self.count_wait(replicas)
         except ResponseError as exc:
-            if "CONFLICT" in str(exc) or "equal or smaller" in str(exc):
-                raise Conflict(f"{match_id}: seq {commit.seq}: {exc}") from exc
+            raise_conflict(exc, match_id, commit.seq)
             raise
+
+    def count_wait(self, replicas: int) -> None:
+        """A WAIT that returned with fewer replicas than asked for timed out."""
+        if int(replicas) < self.wait_replicas:
+            self.wait_timeouts += 1
 
     @_guard
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
@@ -183,7 +211,7 @@ class RedisStore(EventStore):
 
     async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
         if self._readers is None:
-            self._readers = StreamReaders(self._pool, self._r, self.reachability)
+            self._readers = self._make_readers()
         # Commits already in the stream first, then what the shared readers bring; a stream
         # already below `after` is a log gone backwards.
         last = await self.last_seq(match_id) if after > 0 else 0
@@ -191,6 +219,10 @@ class RedisStore(EventStore):
             raise LogRewound(match_id, after, last)
         async for commit in self._readers.follow(_key(match_id, "log"), after):
             yield commit
+
+    def _make_readers(self) -> Any:
+        """What follows this node's streams (made on first use, inside the event loop)."""
+        return StreamReaders(self._pool, self._r, self.reachability)
 
     @property
     def tail_connections(self) -> int:

@@ -38,13 +38,42 @@ REWIND_CHECK_S = 5.0
 _UNBLOCK_RETRY_S = 0.05
 
 
-class _Follower:
+class Follower:
     """One tail: its stream key, the last seq it has, and where its entries are queued."""
 
     def __init__(self, key: str, after: int) -> None:
         self.key = key
         self.after = after
         self.queue: asyncio.Queue[list[Commit] | LogRewound] = asyncio.Queue()
+
+    def offer(self, commits: list[Commit]) -> None:
+        """Queue the commits this follower does not have yet (readers may overlap)."""
+        fresh = [c for c in commits if c.seq > self.after]
+        if fresh:
+            self.after = fresh[-1].seq
+            self.queue.put_nowait(fresh)
+
+    def check_top(self, last: int) -> None:
+        """The stream's top is `last`: below what this follower has, the store lost commits."""
+        if last < self.after:
+            self.queue.put_nowait(LogRewound(self.key, self.after, last))
+
+    async def commits(self) -> AsyncGenerator[Commit, None]:
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, LogRewound):
+                raise item
+            for c in item:
+                yield c
+
+
+def entry_commits(entries: list[Any]) -> list[Commit]:
+    """XRANGE / XREAD entries ([id, [field, value, ...]] or [id, {field: value}]) as commits."""
+    out = []
+    for _id, fields in entries:
+        value = fields[b"c"] if isinstance(fields, dict) else dict(zip(fields[::2], fields[1::2], strict=True))[b"c"]
+        out.append(Commit.unpack(value))
+    return out
 
 
 class _Group:
@@ -54,7 +83,7 @@ class _Group:
         self.pool = pool
         self.reachability = reachability
         self.backoff = Backoff()
-        self.followers: dict[str, set[_Follower]] = {}
+        self.followers: dict[str, set[Follower]] = {}
         self.generation = 0  # bumped by every change of the key set
         self.sent_generation = -1  # the key set of the XREAD in flight
         self.client_id: int | None = None
@@ -109,13 +138,9 @@ class _Group:
         pairs = reply.items() if isinstance(reply, dict) else (reply or [])
         for key, entries in pairs:
             name = key.decode() if isinstance(key, bytes) else key
-            commits = [Commit.unpack(dict(zip(fields[::2], fields[1::2], strict=True))[b"c"])
-                       for _id, fields in entries]
+            commits = entry_commits(entries)
             for f in list(self.followers.get(name, ())):
-                fresh = [c for c in commits if c.seq > f.after]
-                if fresh:
-                    f.after = fresh[-1].seq
-                    f.queue.put_nowait(fresh)
+                f.offer(commits)
 
     async def _check_rewound(self) -> None:
         """A stream whose top is below what a follower has: Redis lost acknowledged writes."""
@@ -126,14 +151,13 @@ class _Group:
             top = await self.conn.read_response(timeout=10)
             last = int(top[0][0].split(b"-")[0]) if top else 0
             for f in list(self.followers.get(key, ())):
-                if last < f.after:
-                    f.queue.put_nowait(LogRewound(key, f.after, last))
+                f.check_top(last)
 
-    async def add(self, f: _Follower, unblocker: Any) -> None:
+    async def add(self, f: Follower, unblocker: Any) -> None:
         self.followers.setdefault(f.key, set()).add(f)
         await self._refresh(unblocker)
 
-    async def remove(self, f: _Follower, unblocker: Any) -> None:
+    async def remove(self, f: Follower, unblocker: Any) -> None:
         group = self.followers.get(f.key)
         if group is not None:
             group.discard(f)
@@ -195,15 +219,12 @@ class StreamReaders:
         return g
 
     async def follow(self, key: str, after: int) -> AsyncGenerator[Commit, None]:
-        f = _Follower(key, after)
+        f = Follower(key, after)
         group = self._group_for(key)
         await group.add(f, self.client)
         try:
-            while True:
-                item = await f.queue.get()
-                if isinstance(item, LogRewound):
-                    raise item
-                for c in item:
+            async with contextlib.aclosing(f.commits()) as commits:
+                async for c in commits:
                     yield c
         finally:
             await group.remove(f, self.client)

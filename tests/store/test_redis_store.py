@@ -5,7 +5,7 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from service.store import open_store
+from service.store import Conflict, open_store
 from tests.store.contract import StoreContract, commit
 
 
@@ -45,4 +45,20 @@ async def test_cancelled_tail_does_not_poison_other_calls(redis_url):
         await task
     await s.append("c", commit(2))
     assert [c.seq for c in await s.read("c")] == [1, 2]
+    await s.close()
+
+
+async def test_wait_replicas_waits_then_acknowledges_and_counts_a_timeout(redis_url):
+    """WAIT 1 on a Redis without replicas: the append still lands and is acknowledged after
+    wait_timeout_ms, and the timeout is counted (Limits.wait_replicas)."""
+    import time
+
+    s = open_store(redis_url, wait_replicas=1, wait_timeout_ms=200)
+    t = time.monotonic()
+    await s.append("w", commit(1))
+    assert time.monotonic() - t >= 0.19, "the ack waited for the replica"
+    assert s.wait_timeouts == 1
+    with pytest.raises(Conflict):
+        await s.append("w", commit(1))
+    assert [c.seq for c in await s.read("w")] == [1]
     await s.close()

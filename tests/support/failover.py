@@ -1,0 +1,165 @@
+"""Players that keep score of what the server acknowledged, for the fault tests of issue 13
+(a Redis Cluster master killed mid-play; a node killed behind a load balancer) and for
+bench/ops_failover.py, which prints the same figures.
+
+A player plays random legal moves with its own move ids and remembers every ack. When the
+server answers `store_unavailable` or `busy` it sends the same move (same id) again; when the
+socket drops it reconnects (the SDK's `reconnect`, which joins again from its last seq) and
+sends the same move again. Afterwards the log, read straight from the store, must hold every
+acknowledged move id: one that is missing is an acknowledged move the store lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import websockets
+
+from clients.python import TeahouseClient
+from clients.python.client import Connection, MatchView, Rejected, ServerError
+from service.store import EventStore
+
+RETRYABLE = ("store_unavailable", "busy")
+SOCKET_GONE = (ConnectionError, TimeoutError, OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
+
+
+@dataclass
+class Ledger:
+    """What every player of a run saw."""
+
+    acked: dict[str, dict[str, float]] = field(default_factory=dict)  # match -> move id -> time acked
+    errors: Counter[str] = field(default_factory=Counter)  # error codes the server answered
+    diverged: set[str] = field(default_factory=set)
+    reconnects: list[float] = field(default_factory=list)  # seconds from losing a socket to joined again
+
+    def count(self) -> int:
+        return sum(len(m) for m in self.acked.values())
+
+
+class Player:
+    def __init__(self, client: TeahouseClient, match: str, token: str, ledger: Ledger, seed: int) -> None:
+        self.client, self.match, self.token, self.ledger = client, match, token, ledger
+        self.rng = random.Random(seed)
+        self.conn: Connection | None = None
+        self.view: MatchView | None = None
+        self.ids = 0
+        self.prefix = f"p{seed}"
+
+    async def start(self) -> None:
+        self.conn = await self.client.connect().open()
+        self.view = await self.conn.join(self.match, self.token)
+
+    async def play(self, stop: asyncio.Event, deadline: float) -> None:
+        """Until the match is over, `stop` is set, or the match is diverged."""
+        assert self.conn is not None and self.view is not None
+        loop = asyncio.get_running_loop()
+        while not stop.is_set() and self.match not in self.ledger.diverged:
+            if loop.time() > deadline:
+                raise TimeoutError(f"{self.match}: still playing at the deadline")
+            try:
+                await self.view.wait_for(lambda g: g.over or g.my_turn, timeout=0.5)
+            except TimeoutError:
+                continue
+            except SOCKET_GONE:
+                await self._reconnect(stop, deadline)
+                continue
+            if self.view.over:
+                return
+            await self._one_move(stop, deadline)
+
+    async def _one_move(self, stop: asyncio.Event, deadline: float) -> None:
+        assert self.conn is not None and self.view is not None
+        seq = self.view.seq
+        try:
+            moves = await self.conn.legal_moves(self.match)
+        except SOCKET_GONE:
+            await self._reconnect(stop, deadline)
+            return
+        except ServerError as exc:
+            self._note(exc)
+            return
+        if not moves:
+            return
+        move = self.rng.choice(moves)
+        self.ids += 1
+        move_id = f"{self.prefix}-{self.ids}"
+        while not stop.is_set():
+            try:
+                await self.conn.move(self.match, move, move_id)
+            except Rejected:
+                return  # the state moved on (the same move already counted, or another seat acted)
+            except ServerError as exc:
+                self._note(exc)
+                if exc.code in RETRYABLE:
+                    await asyncio.sleep(0.2)
+                    continue
+                return
+            except SOCKET_GONE:
+                await self._reconnect(stop, deadline)
+                continue  # the same move id again: answered once, whether or not it landed
+            self.ledger.acked.setdefault(self.match, {})[move_id] = time.monotonic()
+            try:
+                await self.view.wait_for(lambda g: g.seq > seq or g.over, timeout=10)
+            except (TimeoutError, *SOCKET_GONE):
+                pass  # the loop looks again (and reconnects if the socket is gone)
+            return
+
+    def _note(self, exc: ServerError) -> None:
+        self.ledger.errors[exc.code] += 1
+        if exc.code == "diverged":
+            self.ledger.diverged.add(self.match)
+
+    async def _reconnect(self, stop: asyncio.Event, deadline: float) -> None:
+        """Reconnect (through whatever the URL points at) until joined again."""
+        assert self.conn is not None and self.view is not None
+        lost = time.monotonic()
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            if loop.time() > deadline:
+                raise TimeoutError(f"{self.match}: could not reconnect by the deadline")
+            try:
+                self.view.presence = None  # presence ends the answer to the join (SPEC 3.3)
+                await self.conn.reconnect()
+                # joined again once the view (or a patch past it) arrives on the new socket
+                await self.view.wait_for(lambda g: g.presence is not None, timeout=5)
+                self.ledger.reconnects.append(time.monotonic() - lost)
+                return
+            except SOCKET_GONE:
+                await asyncio.sleep(0.2)
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+
+
+async def seat_players(client: TeahouseClient, match: str, players: int, ledger: Ledger,
+                       seed: int) -> list[Player]:
+    out = []
+    for i in range(players):
+        token = (await client.take_seat(match, name=f"p{i}"))["token"]
+        out.append(Player(client, match, token, ledger, seed * 10 + i))
+    for p in out:
+        await p.start()
+    return out
+
+
+async def lost_moves(store: EventStore, ledger: Ledger) -> dict[str, list[str]]:
+    """Acknowledged move ids the log does not hold, per match."""
+    lost: dict[str, list[str]] = {}
+    for match, acked in ledger.acked.items():
+        logged = {c.move_id for c in await store.read(match)}
+        missing = sorted(set(acked) - logged)
+        if missing:
+            lost[match] = missing
+    return lost
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
