@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
-from service import replay
+from service import admin, replay, retention
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
 from service.address_limits import ConnectionCounts, CreationWindow
@@ -119,9 +119,16 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         install_log_redaction()
         s = store if store is not None else open_store(store_url or "sqlite:teahouse-data", lim.wait_replicas,
                                                        lim.wait_timeout_ms)
-        holder["store"], holder["lobby"] = s, Lobby(s, max_live=lim.live_matches_per_node)
+        holder["store"], holder["lobby"] = s, Lobby(s, max_live=lim.live_matches_per_node,
+                                                  idle_seat_seconds=lim.idle_seat_seconds)
         holder["lobby"].start()
+        keeping = asyncio.create_task(retention.run_forever(
+            s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
+            name="retention") if lim.retention_days else None
         yield
+        if keeping is not None:
+            keeping.cancel()
+            await asyncio.gather(keeping, return_exceptions=True)
         await holder["lobby"].close()
         bot_pool.shutdown()
         if store is None:
@@ -229,7 +236,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         want = request.query_params.get("state")
         if want and want not in MATCH_STATES:
             raise LobbyError("bad_field", f"state must be one of: {', '.join(MATCH_STATES)}")
-        recs = await lobby().store.list_matches()
+        recs = [await lobby().free_idle_seats(r) for r in await lobby().store.list_matches()]
         rows = [_summary(r) for r in recs]
         if want:
             rows = [r for r in rows if r["state"] == want]
@@ -316,6 +323,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         Route("/api/matches/{match}/replay", replay_at),
         Route("/api/matches/{match}/fork", fork, methods=["POST"]),
         WebSocketRoute("/ws", websocket),
+        *admin.routes(lobby, lim.admin_token, _summary, handles_errors, _int_param),
     ]
     if (WEB / "index.html").exists():
         routes += [

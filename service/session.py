@@ -193,7 +193,7 @@ class Session:
         self._require_hello()
         self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
-        seat = await self.lobby.seat_for_token(msg["match"], msg["token"])
+        seat = await self.lobby.seat_for_token(msg["match"], msg["token"], joining=True)
         if seat is None:
             raise ProtocolError("bad_token", "that token holds no seat of this match")
         self._watch(rt, seat, msg.get("since"))

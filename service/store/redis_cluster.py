@@ -34,7 +34,7 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from service.store.base import Commit, MatchRecord, StoreUnavailable
-from service.store.redis import _APPEND, MATCHES, RedisStore, _key, queue_match, raise_conflict
+from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, _key, queue_match, raise_conflict
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
 SCHEME = "redis+cluster://"
@@ -105,6 +105,7 @@ class ClusterStore(RedisStore):
         await self._retry(self._create_keys, record, commits)
         if record.listed:
             await self._retry(self._r.zadd, MATCHES, {record.id: record.created})
+        await self._retry(self._r.zadd, ALL_MATCHES, {record.id: record.created})
 
     async def _create_keys(self, record: MatchRecord, commits: Sequence[Commit]) -> None:
         async with self._r.pipeline(transaction=True) as p:  # one slot: the match's hash tag
