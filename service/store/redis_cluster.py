@@ -127,6 +127,18 @@ class ClusterStore(RedisStore):
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         await self._retry(super().mark_finished, match_id, result)
 
+    async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
+        await self._retry(super().mark_joined, match_id, seat, token_hash)
+
+    async def all_matches(self, offset: int = 0, limit: int = 100) -> list[MatchRecord]:
+        return await self._retry(super().all_matches, offset, limit)
+
+    async def set_listed(self, match_id: str, listed: bool) -> None:
+        await self._retry(super().set_listed, match_id, listed)
+
+    async def delete_match(self, match_id: str) -> None:
+        await self._retry(super().delete_match, match_id)
+
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         await self._retry(super().mark_diverged, match_id, info)
 
