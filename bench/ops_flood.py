@@ -26,9 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _support import ROOT, SUBPROTOCOL, Server, connect, pack, unpack  # noqa: E402
-
 import httpx  # noqa: E402
+from _support import ROOT, SUBPROTOCOL, Server, connect, pack, unpack  # noqa: E402
 
 OFF = {"TEAHOUSE_REQUESTS_PER_SECOND": "0", "TEAHOUSE_OUTBOUND_BYTES_PER_SECOND": "0",
        "TEAHOUSE_LEGAL_MOVES_PAGE": "0"}

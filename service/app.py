@@ -26,14 +26,14 @@ from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
 from service import admin, replay, retention
+from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
-from service.address_limits import ConnectionCounts, CreationWindow
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
-from service.origins import OriginGuard
 from service.narration import names_of, story
+from service.origins import OriginGuard
 from service.runtime import DIVERGED_SEEN
 from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
 from service.store import EventStore, MatchRecord, StoreUnavailable, open_store
