@@ -245,7 +245,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def get_match(request: Request) -> Response:
         match_id = request.path_params["match"]
-        rec = await lobby().record(match_id)
+        rec = await lobby().settled(match_id)
         return json(_summary(rec, await lobby().store.last_seq(match_id)))
 
     @handles_errors
@@ -257,7 +257,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def match_log(request: Request) -> Response:
         match_id = request.path_params["match"]
-        rec = await lobby().record(match_id)
+        rec = await lobby().settled(match_id)
         if not rec.finished:
             raise LobbyError("match_live", "the raw log is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
@@ -271,7 +271,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     async def replay_at(request: Request) -> Response:
         match_id = request.path_params["match"]
         q = request.query_params
-        rec = await lobby().record(match_id)
+        rec = await lobby().settled(match_id)
         last = await lobby().store.last_seq(match_id)
         seq = _int_param(q.get("seq"), "seq", last, 0, last)
         token = seat_token(request)

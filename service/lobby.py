@@ -21,6 +21,7 @@ from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import new_seed, seed_commitment
 from service.presence import PresencePoller
 from service.runtime import Diverged, MatchRuntime, system_move_id
+from service.settle import settle
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 log = logging.getLogger("teahouse.lobby")
@@ -161,7 +162,7 @@ class Lobby:
 
     async def fork(self, match_id: str, seq: Any) -> MatchRecord:
         """A new match that starts from `seq` of a finished match, with fresh seats and seed."""
-        source = await self.record(match_id)
+        source = await self.settled(match_id)
         if not source.finished:
             raise LobbyError("match_live", "only a finished match can be forked", 409)
         last = await self.store.last_seq(match_id)
@@ -268,6 +269,18 @@ class Lobby:
         rt = self._live.pop(match_id, None)
         if rt is not None:
             await rt.close()
+
+    async def settled(self, match_id: str) -> MatchRecord:
+        """The match's record, finished if its log says so (repairing a missing mark, 13.1).
+        A runtime loaded here already knows; otherwise the snapshot and the commits after it
+        are folded once."""
+        rec = await self.record(match_id)
+        rt = self._live.get(match_id)
+        if rt is not None and not rt.closed:
+            if rt.record.finished and not rec.finished:
+                rec.finished, rec.result = True, rt.record.result
+            return rec
+        return await settle(self.store, rec)
 
     async def runtime(self, match_id: str) -> MatchRuntime:
         rt = self._live.get(match_id)

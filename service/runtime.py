@@ -25,6 +25,7 @@ from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.narration import commit_sentences, move_labels, names_of
 from service.projection import Audience, Frame, Projection
+from service.settle import finished_result, note_repair, usable_snapshot
 from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
 from service.store.outage import Backoff
@@ -131,6 +132,12 @@ class MatchRuntime:
             self._restore(*snap)
         for c in await self.store.read(self.id, self.seq):
             self._fold_commit(c)
+        result = finished_result(self.game, self.state)
+        if result is not None and not self.record.finished:
+            # The log is over, the record was never told (issue 13.1): the log is the truth.
+            self.record.finished, self.record.result = True, result
+            note_repair(self.record, self.seq)
+            await self._record_finished(result)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
         self._arm_clock()
         self._wake_bots()
@@ -317,7 +324,7 @@ class MatchRuntime:
                 "moves": [[seat, move_id, seq] for (seat, move_id), seq in recent]}
 
     def _restore(self, seq: int, snap: dict[str, Any]) -> None:
-        if snap.get("rules_version") != self.game.rules_version or snap.get("event_schema") != EVENT_SCHEMA:
+        if not usable_snapshot(self.game, snap):
             return  # made by other rules (or before snapshots said which): fold the log instead
         self.seq, self.state = seq, snap["state"]
         for seat, move_id, at in snap["moves"]:

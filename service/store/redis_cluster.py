@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -53,6 +54,21 @@ TRANSIENT: tuple[type[BaseException], ...] = (
 )
 
 T = TypeVar("T")
+
+
+def _as_transient(exc: Exception) -> Exception:
+    """redis-py's own failure while the cluster client closes connections under a command (it
+    does on CLUSTERDOWN, mid-failover): an AttributeError on a writer it just dropped, a
+    RuntimeError from a closed transport. Raised from inside the redis package and not a reply
+    from Redis, it is a broken connection: retry."""
+    if isinstance(exc, TRANSIENT) or isinstance(exc, rex.ResponseError):
+        return exc
+    tb = exc.__traceback__
+    while tb is not None:
+        if f"{os.sep}redis{os.sep}" in tb.tb_frame.f_code.co_filename:
+            return rex.ConnectionError(f"the connection failed inside redis-py ({type(exc).__name__}: {exc})")
+        tb = tb.tb_next
+    return exc
 
 
 def seed_nodes(url: str) -> list[ClusterNode]:
@@ -87,7 +103,13 @@ class ClusterStore(RedisStore):
         attempt = 0
         while True:
             try:
-                out = await op(*args)
+                try:
+                    out = await op(*args)
+                except Exception as exc:
+                    transient = _as_transient(exc)
+                    if transient is exc:
+                        raise
+                    raise transient from exc
             except TRANSIENT as exc:
                 pause = BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)]
                 if time.monotonic() + pause > deadline:

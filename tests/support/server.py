@@ -59,6 +59,16 @@ class ServerProcess:
             self.proc.wait(10)
             self.proc = None
 
+    def terminate(self, timeout: float = 30) -> tuple[int, float]:
+        """SIGTERM, as Kubernetes or `docker stop` sends it; wait for the exit.
+        Returns (exit code, seconds it took)."""
+        assert self.proc is not None
+        t = time.monotonic()
+        self.proc.terminate()
+        rc = self.proc.wait(timeout)
+        self.proc = None
+        return rc, time.monotonic() - t
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()

@@ -1,0 +1,62 @@
+"""Whether a match is over follows from its log, not from the `finished` mark beside it.
+
+The commit that ends a match and the mark that says so are two writes. A node that dies (or a
+store that goes away) between them left a match whose log is over but whose record said live
+for ever: its summary said `live`, its log and fork routes answered 409 and its seed was never
+revealed. Whoever loads such a match folds its log, sees the game's status, and writes the
+missing mark (issue 13.1).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from service.games import Game, fold, get_game
+from service.store import EventStore, MatchRecord
+from service.store.base import EVENT_SCHEMA
+
+log = logging.getLogger("teahouse.settle")
+
+
+def usable_snapshot(game: Game, snap: dict[str, Any]) -> bool:
+    """A snapshot is a shortcut only under the rules and event schema that made it."""
+    return snap.get("rules_version") == game.rules_version and snap.get("event_schema") == EVENT_SCHEMA
+
+
+async def latest_state(store: EventStore, record: MatchRecord) -> tuple[int, dict[str, Any]]:
+    """The match's seq and state now: its snapshot (if usable) and the commits after it."""
+    game = get_game(record.game)
+    seq, state = 0, game.initial(record.options, record.players)
+    snap = await store.load_snapshot(record.id)
+    if snap is not None and usable_snapshot(game, snap[1]):
+        seq, state = snap[0], snap[1]["state"]
+    for c in await store.read(record.id, seq):
+        state = fold(game, c.events, state, record.rules_version)
+        seq = c.seq
+    return seq, state
+
+
+def finished_result(game: Game, state: dict[str, Any]) -> dict[str, Any] | None:
+    """The result if the state is over, else None."""
+    status = game.status(state)
+    return dict(status["result"] or {}) if status["finished"] else None
+
+
+def note_repair(record: MatchRecord, seq: int) -> None:
+    log.warning("match %s: its log is over at seq %d but it was not marked finished (a node or the store "
+                "stopped between the two writes); marked finished now", record.id, seq,
+                extra={"match": record.id})
+
+
+async def settle(store: EventStore, record: MatchRecord) -> MatchRecord:
+    """`record`, marked finished (in the store too) if its log says the match is over."""
+    if record.finished or record.diverged is not None or not all(s.taken for s in record.seats):
+        return record  # not started (no seat free before the start commit) or already settled
+    seq, state = await latest_state(store, record)
+    result = finished_result(get_game(record.game), state)
+    if result is not None:
+        await store.mark_finished(record.id, result)
+        record.finished, record.result = True, result
+        note_repair(record, seq)
+    return record
