@@ -35,7 +35,7 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from service.store.base import Commit, MatchRecord, StoreUnavailable
-from service.store.redis import _APPEND, MATCHES, RedisStore, _key, queue_match, raise_conflict
+from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, _key, queue_match, raise_conflict
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
 SCHEME = "redis+cluster://"
@@ -127,6 +127,7 @@ class ClusterStore(RedisStore):
         await self._retry(self._create_keys, record, commits)
         if record.listed:
             await self._retry(self._r.zadd, MATCHES, {record.id: record.created})
+        await self._retry(self._r.zadd, ALL_MATCHES, {record.id: record.created})
 
     async def _create_keys(self, record: MatchRecord, commits: Sequence[Commit]) -> None:
         async with self._r.pipeline(transaction=True) as p:  # one slot: the match's hash tag
@@ -147,6 +148,18 @@ class ClusterStore(RedisStore):
 
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         await self._retry(super().mark_finished, match_id, result)
+
+    async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
+        await self._retry(super().mark_joined, match_id, seat, token_hash)
+
+    async def all_matches(self, offset: int = 0, limit: int = 100) -> list[MatchRecord]:
+        return await self._retry(super().all_matches, offset, limit)
+
+    async def set_listed(self, match_id: str, listed: bool) -> None:
+        await self._retry(super().set_listed, match_id, listed)
+
+    async def delete_match(self, match_id: str) -> None:
+        await self._retry(super().delete_match, match_id)
 
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         await self._retry(super().mark_diverged, match_id, info)
