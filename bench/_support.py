@@ -160,6 +160,9 @@ class Server:
             cmd = [sys.executable, "-c", _PROFILED, profile, *cmd[1:]]
         # every benchmark client shares one address: the per-address limits would count them as one
         env = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0", **os.environ}
+        # The venv may be shared by several checkouts, its editable install pointing at another
+        # one: put this checkout first, so the server measured is the code next to this script.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         with open(self.log, "wb") as log:
             self.proc = subprocess.Popen(
                 cmd,

@@ -3,7 +3,7 @@
 v2 is v1 with three messages changed. `view` also carries `ref` (a small integer naming the
 match on this connection) and `keys` (the audience's key table). `patch` and `ack` are arrays:
 
-    patch  [0, ref, seq, op, op, ..., extras?]
+    patch  [0, ref, seq, op, op, ..., said?, extras?]
     ack    [1, ref, seq, id]
 
 Ops are a flat stream. Each starts with a header integer H: kind = H % 4 (0 add, 1 remove,
@@ -11,8 +11,10 @@ Ops are a flat stream. Each starts with a header integer H: kind = H % 4 (0 add,
 one string, appended to the key table. Any other op addresses the path made of the first
 `keep` elements of the previous op's path and `fresh` elements that follow H; add and replace
 then carry the value. A path element >= 0 is a list index; a negative one -1 - k names the
-map key at index k of the key table. Inside values every map key is a key index k (an integer in msgpack; its decimal string in JSON, whose keys are strings). A map
-in place of a header ends the stream: the patch message's other fields (e.g. `said`).
+map key at index k of the key table. Inside values every map key is a key index k (an integer
+in msgpack; its decimal string in JSON, whose keys are strings). An array in place of a header
+is the patch's `said` (its sentences, positional: the word "said" is not sent); a map there
+ends the stream: the patch message's other fields.
 
 The key table belongs to one audience of one match and only grows; it starts with the keys of
 the document the audience was first shown, and every key a patch needs that it lacks is
@@ -113,7 +115,10 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable) 
         if kind != REMOVE:
             out.append(value)
         prev = path
-    extras = {k: v for k, v in message.items() if k not in _PATCH_FIELDS}
+    said = message.get("said")
+    if said is not None:
+        out.append(said)
+    extras = {k: v for k, v in message.items() if k not in _PATCH_FIELDS and k != "said"}
     if extras:
         out.append(extras)
     return out
@@ -159,7 +164,15 @@ class Expander:
         i, n = 3, len(msg)
         while i < n:
             h = msg[i]
+            if isinstance(h, list):  # said: after it, only the extras map may follow
+                out["said"] = h
+                i += 1
+                if i < n and not (i + 1 == n and isinstance(msg[i], dict)):
+                    raise PatchError("only the extras map may follow a patch's said")
+                continue
             if isinstance(h, dict):
+                if i + 1 != n:
+                    raise PatchError("the extras map must end the patch")
                 out.update({k: v for k, v in h.items() if k not in _PATCH_FIELDS})
                 break
             if not isinstance(h, int) or isinstance(h, bool) or h < 0:

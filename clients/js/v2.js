@@ -1,10 +1,11 @@
 // Protocol v2's compact frames (protocol/SPEC.md §12), expanded back into v1-shaped messages
 // so that the rest of the SDK handles both versions alike. A port of protocol/v2.py's Expander.
 //
-//   patch  [0, ref, seq, op..., extras?]    ack  [1, ref, seq, id]
+//   patch  [0, ref, seq, op..., said?, extras?]    ack  [1, ref, seq, id]
 //   op header H: kind = H % 4 (add, remove, replace, intern), keep = H >> 2 & 7, fresh = H >> 5;
 //   path elements: i >= 0 an array index, -1 - k the key table's key k; inside values every
-//   map key is a key index (a number in msgpack, its decimal string in JSON).
+//   map key is a key index (a number in msgpack, its decimal string in JSON). An array where a
+//   header would stand is the patch's `said`; a map there holds its other fields; both end the ops.
 
 export const PATCH = 0;
 export const ACK = 1;
@@ -50,7 +51,14 @@ export class Expander {
     const n = msg.length;
     while (i < n) {
       const h = msg[i];
+      if (Array.isArray(h)) {
+        out.said = h;
+        i += 1;
+        if (i < n && !(i + 1 === n && isMap(msg[i]))) throw new V2Error("only the extras map may follow a patch's said");
+        continue;
+      }
       if (isMap(h)) {
+        if (i + 1 !== n) throw new V2Error("the extras map must end the patch");
         for (const k of Object.keys(h)) if (!PATCH_FIELDS.has(k)) out[k] = h[k];
         break;
       }

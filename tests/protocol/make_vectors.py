@@ -284,11 +284,11 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
                                       "messages": [{"$ref": f"#/channels/ws/messages/{kind}"}]}
     schemas["patch_v2"] = {
         "type": "array", "minItems": 3,
-        "description": ("Protocol v2's patch (SPEC 12.3): [0, ref, seq, op stream..., extras?]. Each op is a header "
-                        "H (kind = H % 4: add, remove, replace, intern; keep = H // 4 % 8; fresh = H // 32), "
+        "description": ("Protocol v2's patch (SPEC 12.3): [0, ref, seq, op stream..., said?, extras?]. Each op is "
+                        "a header H (kind = H % 4: add, remove, replace, intern; keep = H // 4 % 8; fresh = H // 32), "
                         "its fresh path elements (>= 0 an array index, -1-k the key table's key k), then the "
-                        "value for add and replace; an intern is 3 and a string. A trailing map holds the "
-                        "patch's other fields."),
+                        "value for add and replace; an intern is 3 and a string. A trailing array is the "
+                        "patch's said; a trailing map holds its other fields."),
         "prefixItems": [{"const": 0}, {"type": "integer", "minimum": 1}, {"type": "integer", "minimum": 0}],
     }
     schemas["ack_v2"] = {

@@ -69,15 +69,32 @@ def test_expanding_compact_patches_rebuilds_every_document(game_id):
             prev = doc
 
 
-def test_extra_patch_fields_ride_in_the_trailing_map():
+def test_said_is_a_trailing_array_and_other_fields_ride_in_the_trailing_map():
+    # SPEC 12.3: an array where a header would stand is the patch's `said`, sent without its
+    # name; a map after it holds any other field.
     table = KeyTable(["view"])
     message = {"type": "patch", "match": "m", "seq": 3, "ops": [{"op": "replace", "path": ["view"], "value": 1}],
                "said": ["Ana played the red 3."]}
     compact = compact_patch(2, 3, message, table)
-    assert compact == [0, 2, 3, 2 + 32, -1, 1, {"said": ["Ana played the red 3."]}]
+    assert compact == [0, 2, 3, 2 + 32, -1, 1, ["Ana played the red 3."]]
     ex = Expander()
     ex.expand({"type": "view", "match": "m", "seq": 2, "seat": None, "doc": {"view": 0}, "ref": 2, "keys": ["view"]})
     assert ex.expand(compact) == message
+    assert ex.expand([0, 2, 4, 34, -1, 2, [], {"final": True}]) == {
+        "type": "patch", "match": "m", "seq": 4, "ops": [{"op": "replace", "path": ["view"], "value": 2}],
+        "said": [], "final": True}
+
+
+@pytest.mark.parametrize("frame", [
+    [0, 2, 4, ["a"], 34, -1, 2],  # an op after said
+    [0, 2, 4, ["a"], ["b"]],  # said twice
+    [0, 2, 4, {"x": 1}, 34, -1, 2],  # an op after the extras map
+])
+def test_said_and_extras_end_the_op_stream(frame):
+    ex = Expander()
+    ex.expand({"type": "view", "match": "m", "seq": 2, "seat": None, "doc": {"view": 0}, "ref": 2, "keys": ["view"]})
+    with pytest.raises(PatchError):
+        ex.expand(frame)
 
 
 @pytest.mark.parametrize("frame", [

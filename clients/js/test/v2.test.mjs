@@ -45,10 +45,15 @@ test("v2 frames the expander cannot read throw V2Error", () => {
   }
 });
 
-test("extra patch fields ride in the trailing map", () => {
+test("said is a trailing array; other patch fields ride in the trailing map", () => {
   const ex = new Expander();
   ex.expand({ type: "view", match: "m", seq: 2, seat: null, doc: { view: 0 }, ref: 2, keys: ["view"] });
-  const got = ex.expand([0, 2, 3, 34, -1, 1, { said: ["Ana played the red 3."] }]);
+  const got = ex.expand([0, 2, 3, 34, -1, 1, ["Ana played the red 3."]]);
   assert.deepEqual(got, { type: "patch", match: "m", seq: 3, ops: [{ op: "replace", path: ["view"], value: 1 }],
     said: ["Ana played the red 3."] });
+  assert.deepEqual(ex.expand([0, 2, 4, 34, -1, 2, [], { final: true }]), { type: "patch", match: "m", seq: 4,
+    ops: [{ op: "replace", path: ["view"], value: 2 }], said: [], final: true });
+  for (const frame of [[0, 2, 5, ["a"], 34, -1, 2], [0, 2, 5, ["a"], ["b"]], [0, 2, 5, { x: 1 }, 34, -1, 2]]) {
+    assert.throws(() => ex.expand(frame), V2Error, JSON.stringify(frame));
+  }
 });
