@@ -373,7 +373,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
         outbox = session.outbox
         try:
             while outbox and not closing.done():
-                data = outbox.popleft()
+                data = outbox.pop(0)
                 session.written += 1  # handed to the socket: a client reading it may ask again
                 if binary:
                     await ws.send_bytes(data)
@@ -406,31 +406,49 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
                 frame = msg.get("text") or ""
             await session.handle(frame)
 
-    async def idle_watch() -> None:
-        """Close a connection that watches no match for idle_s (Limits.idle_socket_s)."""
-        while True:
-            idle = session.idle_for()
-            if idle >= idle_s:
-                on_cut(CLOSE_IDLE, f"idle: no match watched for {idle_s:g} s")
-                return
-            await asyncio.sleep(idle_s - idle if idle else min(idle_s, 5.0))
+    # The reader runs in this task and the idle check is a timer, not tasks of their own: a
+    # task and its coroutine cost ~1 KiB each on every idle connection. A cut cancels this
+    # task's read (the client is not served any more) and it goes on to close the socket.
+    me = asyncio.current_task()
+    assert me is not None
+    idle_timer: asyncio.TimerHandle | None = None
 
-    reading: asyncio.Future[Any] = loop.create_task(reader())
-    idling = loop.create_task(idle_watch())
+    def idle_check() -> None:
+        """Close a connection that watches no match for idle_s (Limits.idle_socket_s)."""
+        nonlocal idle_timer
+        idle = session.idle_for()
+        if idle >= idle_s:
+            idle_timer = None
+            on_cut(CLOSE_IDLE, f"idle: no match watched for {idle_s:g} s")
+            return
+        idle_timer = loop.call_later(idle_s - idle if idle else min(idle_s, 5.0), idle_check)
+
+    def cut_reading(_: asyncio.Future[tuple[int, str]]) -> None:
+        if reading:
+            me.cancel()
+
+    reading = True
+    closing.add_done_callback(cut_reading)
+    idle_check()
     try:
-        await asyncio.wait([reading, closing], return_when=asyncio.FIRST_COMPLETED)
+        try:
+            await reader()
+        except asyncio.CancelledError:
+            if not closing.done() or me.uncancel() > 0:
+                raise  # cancelled from outside (shutdown), not by a cut
+        reading = False
         if closing.done():
             code, reason = closing.result()
-            # Stop reading at once: a client cut off (for not reading, or idle) is not served any more.
-            reading.cancel()
             if writer is not None:
                 writer.cancel()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(ws.close(code=code, reason=reason), 2)
     finally:
+        reading = False
         session.cut = True
-        tasks = [t for t in (reading, writer, idling) if t is not None]
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if idle_timer is not None:
+            idle_timer.cancel()
+        if writer is not None:
+            writer.cancel()
+            await asyncio.gather(writer, return_exceptions=True)
         session.leave_all()

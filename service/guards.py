@@ -211,6 +211,75 @@ class GuardedH11Protocol(_Deadlines, H11Protocol):
         super().connection_lost(exc)
 
 
+class _Inbox:
+    """What uvicorn's WebSocket protocol needs of its asyncio.Queue (put_nowait, get, empty),
+    without the Queue's three deques (~2.3 KiB on every idle connection)."""
+
+    __slots__ = ("_items", "_waiters")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        if self._waiters:
+            for w in self._waiters:
+                if not w.done():
+                    w.set_result(None)
+                    break
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> Any:
+        while not self._items:
+            w = asyncio.get_running_loop().create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(w)
+            try:
+                await w
+            finally:
+                self._waiters.remove(w)
+        return self._items.pop(0)
+
+
+class _Flag:
+    """What uvicorn's WebSocket protocol needs of its asyncio.Event (set, clear, wait,
+    is_set), without the Event's deque (~760 bytes on every idle connection)."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, []
+        for w in waiters:
+            if not w.done():
+                w.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        if self._set:
+            return True
+        w = asyncio.get_running_loop().create_future()
+        self._waiters.append(w)
+        await w
+        return True
+
+
 class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, closing without losing the close frame.
 
@@ -221,6 +290,33 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
     then end-of-file, and keeps reading and discarding for up to LINGER_S before it closes."""
 
     _lingering = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Memory per idle connection (bench/platform_memory.py): lighter stand-ins for the
+        # receive queue and the writable event, replaced only while they are what we expect.
+        if type(self.queue) is asyncio.Queue and self.queue.empty():
+            self.queue = _Inbox()  # type: ignore[assignment]
+        if type(self.writable) is asyncio.Event:
+            flag = _Flag()
+            if self.writable.is_set():
+                flag.set()
+            self.writable = flag  # type: ignore[assignment]
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # uvicorn keeps the handshake's request and response (their headers: ~3 KiB) for
+            # the connection's life, and websockets' parser keeps the request too; nothing
+            # reads their headers once the handshake is sent (the app has its scope's copy).
+            for m in (self.request, self.response):
+                if m is not None:
+                    m.headers.clear()
+            self.request = self.response = None  # type: ignore[assignment]
+            # The ASGI scope's copy (~1 KiB): read by the origin check and the subprotocol
+            # negotiation, both before the accept; emptied in place, as the middlewares'
+            # suspended frames hold the same list.
+            self.scope["headers"].clear()  # type: ignore[union-attr]
 
     def data_received(self, data: bytes) -> None:
         if self._lingering:
