@@ -11,7 +11,7 @@ import contextlib
 import logging
 import math
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from service import admin, replay, retention
 from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
-from service.guards import install_log_redaction, json_body, seat_token
+from service.guards import WRITE_EXTENSION, install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError, open_hand
 from service.narration import names_of, story
@@ -384,10 +384,23 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
         finally:
             writer = None
 
+    # Served by our uvicorn protocol (service.guards), frames are written at once, in the
+    # broadcast that queued them; the writer task is only for a socket that cannot take them
+    # now (its buffer is full) or another ASGI server.
+    write_now: Callable[[bytes, bool], bool] | None = (ws.scope.get("extensions") or {}).get(WRITE_EXTENSION)
+
     def wake() -> None:
         nonlocal writer
-        if writer is None and not closing.done():
-            writer = loop.create_task(drain())
+        if writer is not None or closing.done():
+            return
+        outbox = session.outbox
+        if write_now is not None:
+            while outbox and write_now(outbox[0], binary):
+                del outbox[0]
+                session.written += 1
+            if not outbox:
+                return
+        writer = loop.create_task(drain())
 
     def on_cut(code: int, reason: str) -> None:
         if not closing.done():

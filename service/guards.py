@@ -17,6 +17,7 @@ import orjson
 from starlette.requests import ClientDisconnect, Request
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
 from service.limits import Limits
@@ -211,6 +212,10 @@ class GuardedH11Protocol(_Deadlines, H11Protocol):
         super().connection_lost(exc)
 
 
+# The ASGI scope extension under which LingeringWebSocketProtocol offers `write_now`.
+WRITE_EXTENSION = "teahouse.write_now"
+
+
 class _Inbox:
     """What uvicorn's WebSocket protocol needs of its asyncio.Queue (put_nowait, get, empty),
     without the Queue's three deques (~2.3 KiB on every idle connection)."""
@@ -302,6 +307,33 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
             if self.writable.is_set():
                 flag.set()
             self.writable = flag  # type: ignore[assignment]
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the handshake goes on to the app: offer it the direct write
+            scope["extensions"][WRITE_EXTENSION] = self.write_now
+
+    def write_now(self, data: bytes, binary: bool) -> bool:
+        """Write one data frame at once, without the ASGI `send` (no await, no message dict,
+        no Starlette state checks): a broadcast writes the same bytes to many sockets this
+        way. False, and nothing written, when the socket cannot take it right now (not open
+        yet, closing, or its buffer above the high-water mark): the caller then goes through
+        the ordinary `send`, which waits or reports the disconnect. `data` of a text frame is
+        its UTF-8 bytes."""
+        if (not self.handshake_complete or self.close_sent or self.disconnected or self._lingering
+                or self.initial_response is not None or not self.writable.is_set()
+                or self.transport.is_closing()):
+            return False
+        try:
+            if binary:
+                self.conn.send_binary(data)
+            else:
+                self.conn.send_text(data)
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     async def send(self, message: Any) -> None:
         await super().send(message)
