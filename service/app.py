@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -23,7 +24,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
-from service import replay
+from service import logs, metrics, replay
+from service.access import AccessLog
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
@@ -114,6 +116,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
                                                        lim.wait_timeout_ms)
         holder["store"], holder["lobby"] = s, Lobby(s)
         holder["lobby"].start()
+        logs.set_node(holder["lobby"].node)
+        _watch_gauges(holder["lobby"])
         yield
         await holder["lobby"].close()
         bot_pool.shutdown()
@@ -129,6 +133,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
 
     def handles_errors(fn):
         async def endpoint(request: Request) -> Response:
+            logs.MATCH.set(request.path_params.get("match"))  # named in this request's log lines
             try:
                 return await fn(request)
             except LobbyError as exc:
@@ -269,7 +274,11 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         lim = holder["limits"]
         await serve_session(ws, lobby(), chosen.wire, lim.idle_socket_s, lim.matches_per_connection)
 
+    async def metrics_route(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
     routes = [
+        Route("/metrics", metrics_route),
         Route("/health", ready),
         Route("/health/live", live),
         Route("/health/ready", ready),
@@ -294,7 +303,15 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         ]
     if (JS / "teahouse.js").exists():
         routes.append(Mount("/js", StaticFiles(directory=JS), name="js"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(AccessLog)])
+
+
+def _watch_gauges(lobby: Lobby) -> None:
+    """The gauges that count what the node holds, read at each scrape of /metrics."""
+    metrics.watch(metrics.LOADED_MATCHES, lambda: lobby.live_count)
+    metrics.watch(metrics.AUDIENCES, lambda: sum(len(rt.watchers) for rt in lobby.loaded()))
+    metrics.watch(metrics.WATCHERS, lambda: sum(len(group) for rt in lobby.loaded() for group in rt.watchers.values()))
+    metrics.watch(metrics.DIVERGED_MATCHES, lambda: len(DIVERGED_SEEN))
 
 
 def app_from_env() -> Starlette:
@@ -353,6 +370,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
 
     session = Session(lobby, encoding, on_cut, max_watched)
     session.wake = wake
+    metrics.CONNECTIONS.inc()
 
     async def reader() -> None:
         while True:
@@ -392,3 +410,4 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         session.leave_all()
+        metrics.CONNECTIONS.dec()

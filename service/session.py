@@ -20,6 +20,7 @@ from protocol import messages
 from protocol.codec import decode, encode
 from protocol.errors import ProtocolError
 from protocol.v2 import compact_ack
+from service import logs, metrics
 from service.games import GAMES, IllegalMove
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
@@ -74,6 +75,7 @@ class Session:
                 self.wake()
         else:
             self.cut = True
+            metrics.OUTBOX_CUTS.inc()
             # Not now: we may be inside a broadcast, and leaving broadcasts presence, which
             # may cut the next full outbox, and so on down the stack.
             asyncio.get_running_loop().call_soon(self.leave_all)
@@ -97,20 +99,25 @@ class Session:
                 ref = ref if isinstance(ref, str) else None
                 named = raw.get("match")
                 match = named if isinstance(named, str) and len(named) <= messages.MATCH_ID_MAX else None
+                logs.MATCH.set(match)  # the match of every line logged while handling this frame
                 if not self.greeted and raw.get("type") not in ("hello", "ping"):
                     raise ProtocolError("hello_required", "send hello first")
             msg = messages.parse_client(raw)
             await getattr(self, f"_on_{msg['type']}")(msg)
         except ProtocolError as exc:
-            self.send(messages.error(exc.code, exc.message, ref, match))
+            self._error(exc.code, exc.message, ref, match)
         except LobbyError as exc:
             code = exc.code if exc.code in ("unknown_match",) else "bad_field"
-            self.send(messages.error(code, exc.message, ref, match))
+            self._error(code, exc.message, ref, match)
         except StoreUnavailable:
-            self.send(messages.error("store_unavailable", STORE_UNAVAILABLE, ref, match))
+            self._error("store_unavailable", STORE_UNAVAILABLE, ref, match)
         except Exception:
             log.exception("session %s: failed on a frame", self.id)
-            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref, match))
+            self._error("internal", "the server failed on this message; nothing was changed", ref, match)
+
+    def _error(self, code: str, message: str, ref: str | None, match: str | None) -> None:
+        metrics.ERRORS.labels(code).inc()
+        self.send(messages.error(code, message, ref, match))
 
     async def _on_hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:
@@ -186,6 +193,7 @@ class Session:
         try:
             seq = await rt.submit(seat, msg["command"], msg["id"])
         except IllegalMove as exc:
+            metrics.REJECTS.labels(exc.code).inc()
             self.send(messages.reject(rt.id, msg["id"], exc.code, exc.message))
         except Busy:
             raise ProtocolError("busy", "the match is busy; send the same move again") from None
