@@ -21,7 +21,7 @@ _CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "spectate": {"match": ((str,), True), "since": ((int,), False)},
     "leave": {"match": ((str,), True)},
     "move": {"match": ((str,), True), "id": ((str,), True), "command": ((dict,), True), "seat": ((int,), False)},
-    "legal": {"match": ((str,), True)},
+    "legal": {"match": ((str,), True), "page": ((int,), False)},
     "resync": {"match": ((str,), True), "since": ((int,), True)},
     "ping": {"nonce": ((int, str), False)},
 }
@@ -108,20 +108,26 @@ def reject(match: str, move_id: str, code: str, message: str) -> Message:
     return {"type": "reject", "match": match, "id": move_id, "code": code, "message": message}
 
 
-def error(code: str, message: str, ref: Any = None, match: str | None = None) -> Message:
-    """`match`: the match the failed message named, so a client watching several can tell."""
+def error(code: str, message: str, ref: Any = None, match: str | None = None,
+          retry_after_ms: int | None = None) -> Message:
+    """`match`: the match the failed message named, so a client watching several can tell.
+    `retry_after_ms`: for `rate_limited`, when the same message will be accepted again."""
     named = {"match": match} if match is not None else {}
-    return {"type": "error", "code": code, "message": message, "ref": ref, **named}
+    retry = {"retry_after_ms": retry_after_ms} if retry_after_ms is not None else {}
+    return {"type": "error", "code": code, "message": message, "ref": ref, **named, **retry}
 
 
 def presence(match: str, seats: list[bool], spectators: int) -> Message:
     return {"type": "presence", "match": match, "seats": seats, "spectators": spectators}
 
 
-def legal_moves(match: str, seq: int, moves: list[dict[str, Any]], labels: list[str] | None = None) -> Message:
-    """`labels`: a sentence per move, parallel to `moves`, as the asking seat sees it."""
+def legal_moves(match: str, seq: int, moves: list[dict[str, Any]], labels: list[str] | None = None,
+                page: int = 0, pages: int = 1, total: int | None = None) -> Message:
+    """`labels`: a sentence per move, parallel to `moves`, as the asking seat sees it. A long
+    list comes in `pages` pages (SPEC 3.6); `total` counts the moves of every page."""
     return {"type": "legal_moves", "match": match, "seq": seq, "moves": moves,
-            **({} if labels is None else {"labels": labels})}
+            **({} if labels is None else {"labels": labels}),
+            "page": page, "pages": pages, "total": len(moves) if total is None else total}
 
 
 def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> Message:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -24,14 +25,16 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
-from service import logs, metrics, replay
+from service import admin, logs, metrics, replay, retention
 from service.access import AccessLog
+from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
 from service.narration import names_of, story
+from service.origins import OriginGuard
 from service.runtime import DIVERGED_SEEN
 from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
 from service.store import EventStore, MatchRecord, StoreUnavailable, open_store
@@ -42,6 +45,7 @@ JS = Path(__file__).resolve().parent.parent / "clients" / "js"  # the JS SDK, im
 # The JSON Schema of each game's view (docs/games/schemas/<id>.view.json), served as it is.
 VIEW_SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "games" / "schemas"
 CLOSE_UNSUPPORTED = 4406
+CLOSE_TOO_MANY = 4429  # the client address holds Limits.connections_per_address connections
 
 
 def json(data: Any, status: int = 200) -> Response:
@@ -107,18 +111,27 @@ def _public_fork(forked: dict[str, Any] | None) -> dict[str, Any] | None:
 def create_app(store: EventStore | None = None, store_url: str | None = None,
                limits: Limits | None = None) -> Starlette:
     holder: dict[str, Any] = {"limits": limits if limits is not None else Limits.from_sources()}
+    lim: Limits = holder["limits"]
+    creations = CreationWindow(lim.matches_per_address_per_minute)
+    connections = ConnectionCounts(lim.connections_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         install_log_redaction()
-        lim = holder["limits"]
         s = store if store is not None else open_store(store_url or "sqlite:teahouse-data", lim.wait_replicas,
                                                        lim.wait_timeout_ms)
-        holder["store"], holder["lobby"] = s, Lobby(s)
+        holder["store"], holder["lobby"] = s, Lobby(s, max_live=lim.live_matches_per_node,
+                                                  idle_seat_seconds=lim.idle_seat_seconds)
         holder["lobby"].start()
         logs.set_node(holder["lobby"].node)
         _watch_gauges(holder["lobby"])
+        keeping = asyncio.create_task(retention.run_forever(
+            s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
+            name="retention") if lim.retention_days else None
         yield
+        if keeping is not None:
+            keeping.cancel()
+            await asyncio.gather(keeping, return_exceptions=True)
         await holder["lobby"].close()
         bot_pool.shutdown()
         if store is None:
@@ -141,6 +154,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
                 if exc.status in (408, 413):
                     # the rest of the body is not wanted: close rather than read it to the end
                     response.headers["Connection"] = "close"
+                if exc.retry_after_s:
+                    response.headers["Retry-After"] = str(math.ceil(exc.retry_after_s))
                 return response
             except StoreUnavailable:
                 return store_unavailable()  # the store's reachability logs the outage, once
@@ -198,9 +213,23 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         g = get_game(rec.game)
         return json({"game": rec.game, "players": rec.players, "reference": g.reference(rec.options, rec.players)})
 
+    def count_creation(request: Request) -> None:
+        """A client address creates at most matches_per_address_per_minute matches a minute."""
+        wait = creations.hit(request.client.host if request.client else "")
+        if wait:
+            exc = LobbyError("rate_limited", f"this address created {lim.matches_per_address_per_minute} matches "
+                             f"in the last minute, its limit; try again in {math.ceil(wait)} s", 429)
+            exc.retry_after_s = wait
+            raise exc
+
     @handles_errors
     async def create_match(request: Request) -> Response:
         body = await json_body(request, holder["limits"])
+        options = body.get("options")
+        if lim.options_max_bytes and options is not None and len(orjson.dumps(options)) > lim.options_max_bytes:
+            raise LobbyError("options_too_large", f"options may be at most {lim.options_max_bytes} bytes "
+                             "written as JSON", 413)
+        count_creation(request)
         rec = await lobby().create(body.get("game"), body.get("players"), body.get("options"),
                                    body.get("listed", True), turn_seconds=body.get("turn_seconds"),
                                    absent=body.get("absent", "bot"), bots=body.get("bots"))
@@ -211,7 +240,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         want = request.query_params.get("state")
         if want and want not in MATCH_STATES:
             raise LobbyError("bad_field", f"state must be one of: {', '.join(MATCH_STATES)}")
-        recs = await lobby().store.list_matches()
+        recs = [await lobby().free_idle_seats(r) for r in await lobby().store.list_matches()]
         rows = [_summary(r) for r in recs]
         if want:
             rows = [r for r in rows if r["state"] == want]
@@ -261,6 +290,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     @handles_errors
     async def fork(request: Request) -> Response:
         body = await json_body(request, holder["limits"])
+        count_creation(request)
         rec = await lobby().fork(request.path_params["match"], body.get("seq"))
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 
@@ -271,8 +301,15 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if chosen is None:
             await ws.close(code=CLOSE_UNSUPPORTED, reason=unsupported_reason(offered))
             return
-        lim = holder["limits"]
-        await serve_session(ws, lobby(), chosen.wire, lim.idle_socket_s, lim.matches_per_connection)
+        address = ws.client.host if ws.client else ""
+        if not connections.open(address):
+            await ws.close(code=CLOSE_TOO_MANY, reason=f"this address holds {lim.connections_per_address} "
+                           "connections, its limit; close one first")
+            return
+        try:
+            await serve_session(ws, lobby(), chosen.wire, lim)
+        finally:
+            connections.close(address)
 
     async def metrics_route(request: Request) -> Response:
         return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
@@ -294,6 +331,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         Route("/api/matches/{match}/replay", replay_at),
         Route("/api/matches/{match}/fork", fork, methods=["POST"]),
         WebSocketRoute("/ws", websocket),
+        *admin.routes(lobby, lim.admin_token, _summary, handles_errors, _int_param),
     ]
     if (WEB / "index.html").exists():
         routes += [
@@ -303,7 +341,10 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         ]
     if (JS / "teahouse.js").exists():
         routes.append(Mount("/js", StaticFiles(directory=JS), name="js"))
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(AccessLog)])
+    # Browsers: CORS for allowed origins, other origins refused (HTTP and WebSocket alike); the
+    # access log outside it, so that refusals are logged too.
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(AccessLog), Middleware(OriginGuard, origins=lim.cors_origins)])
 
 
 def _watch_gauges(lobby: Lobby) -> None:
@@ -332,14 +373,14 @@ def _int_param(raw: str | None, name: str, default: int, lo: int, hi: int) -> in
     return value
 
 
-async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: float = Limits.idle_socket_s,
-                        max_watched: int = Limits.matches_per_connection) -> None:
+async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limits) -> None:
     """Pump frames in and out until the client leaves or is cut off for reading too slowly.
 
     Frames are written by a task that runs only while the session's outbox holds something
     (the session wakes it), so an idle connection holds no writer, and a broadcast to many
     connections queues its frame on each without awaiting any of them."""
     loop = asyncio.get_running_loop()
+    idle_s = limits.idle_socket_s
     binary = encoding.endswith("msgpack")
     closing: asyncio.Future[tuple[int, str]] = loop.create_future()
     writer: asyncio.Task[None] | None = None
@@ -350,6 +391,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
         try:
             while outbox and not closing.done():
                 data = outbox.popleft()
+                session.written += 1  # handed to the socket: a client reading it may ask again
                 if binary:
                     await ws.send_bytes(data)
                 else:
@@ -368,7 +410,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, idle_s: floa
         if not closing.done():
             closing.set_result((code, reason))
 
-    session = Session(lobby, encoding, on_cut, max_watched)
+    session = Session(lobby, encoding, on_cut, limits)
     session.wake = wake
     metrics.CONNECTIONS.inc()
 

@@ -77,6 +77,8 @@ class Limits:
         0, "finished matches older than this many days are archived or deleted (0: kept forever)")
     retention_action: str = _limit(
         "archive", "what retention does to an old finished match: archive (unlisted, log kept) or delete")
+    retention_check_s: float = _limit(
+        3600.0, "how often, in seconds, each node looks for finished matches past retention_days")
     # -- browsers and operators ---------------------------------------------------------------
     cors_origins: tuple[str, ...] = _limit(
         (), "extra origins (comma separated, e.g. https://play.example.org) allowed to call the HTTP "

@@ -37,6 +37,7 @@ class LobbyError(Exception):
     def __init__(self, code: str, message: str, status: int = 400) -> None:
         super().__init__(message)
         self.code, self.message, self.status = code, message, status
+        self.retry_after_s: float | None = None  # sent as Retry-After (429 rate_limited)
 
 
 def hash_token(token: str) -> str:
@@ -73,9 +74,12 @@ def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
 
 
 class Lobby:
-    def __init__(self, store: EventStore, idle_seconds: float = 120.0) -> None:
+    def __init__(self, store: EventStore, idle_seconds: float = 120.0, max_live: int = 0,
+                 idle_seat_seconds: float = 0) -> None:
         self.store = store
         self.idle_seconds = idle_seconds
+        self.max_live = max_live  # Limits.live_matches_per_node (0: no limit)
+        self.idle_seat_seconds = idle_seat_seconds  # Limits.idle_seat_seconds (0: seats never expire)
         self._live: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
         self._sweeper: asyncio.Task | None = None
@@ -222,13 +226,18 @@ class Lobby:
             except (IllegalMove, Diverged):
                 pass  # another node started it between our look and our decide (or the log is lost)
 
-    async def seat_for_token(self, match_id: str, token: str) -> int | None:
-        record = await self.store.get_match(match_id)
-        if record is None:
+    async def seat_for_token(self, match_id: str, token: str, joining: bool = False) -> int | None:
+        """The seat `token` holds in the match, or None. `joining`: the token is joining now,
+        so its seat stops counting as idle (idle_seat_seconds)."""
+        try:
+            record = await self.record(match_id)
+        except LobbyError:
             return None
         digest = hash_token(token)
         for s in record.seats:
             if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                if joining and not s.joined:
+                    await self.store.mark_joined(match_id, s.seat, s.token_hash)
                 return s.seat
         return None
 
@@ -237,7 +246,33 @@ class Lobby:
         rec = await self.store.get_match(match_id) if isinstance(match_id, str) else None
         if rec is None:
             raise LobbyError("unknown_match", f"no match has the id {match_id!r}", 404)
-        return rec
+        return await self.free_idle_seats(rec)
+
+    async def free_idle_seats(self, rec: MatchRecord) -> MatchRecord:
+        """Free the seats of an open match that were taken more than idle_seat_seconds ago and
+        never joined: their tokens stop working and the seats can be taken again. Lazily, when
+        anyone looks at the match, so every node agrees without a sweeper. A started match's
+        seats are final."""
+        if not self.idle_seat_seconds or all(s.taken for s in rec.seats):
+            return rec
+        cutoff = int(time.time() * 1000) - int(self.idle_seat_seconds * 1000)
+        bots = rec.bots or []
+        stale = [s for s in rec.seats if s.taken and not s.joined and s.claimed_at is not None
+                 and s.claimed_at <= cutoff and not (s.seat < len(bots) and bots[s.seat] is not None)]
+        if not stale or await self.store.last_seq(rec.id) > 0:
+            return rec
+        for s in stale:
+            assert s.token_hash is not None
+            await self.store.release_seat(rec.id, s.seat, s.token_hash)
+            log.info("%s: seat %d was taken %d s ago and never joined: freed", rec.id, s.seat, self.idle_seat_seconds)
+        fresh = await self.store.get_match(rec.id)
+        return fresh if fresh is not None else rec
+
+    async def forget(self, match_id: str) -> None:
+        """Drop this node's runtime of a match (it was deleted)."""
+        rt = self._live.pop(match_id, None)
+        if rt is not None:
+            await rt.close()
 
     async def settled(self, match_id: str) -> MatchRecord:
         """The match's record, finished if its log says so (repairing a missing mark, 13.1).
@@ -260,6 +295,11 @@ class Lobby:
         pending = self._loading.get(match_id)
         if pending is not None:
             return await asyncio.shield(pending)
+        if self.max_live and len(self._live) + len(self._loading) >= self.max_live:
+            await self.sweep()  # runtimes nobody needs any more make room first
+            if len(self._live) + len(self._loading) >= self.max_live:
+                raise LobbyError("node_full", f"this node holds {self.max_live} live matches, its limit; "
+                                 "try again later (or on another node)", 503)
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:

@@ -110,6 +110,10 @@ class MatchRuntime:
         self._clock_task: asyncio.Task | None = None
         self.diverged: dict[str, Any] | None = record.diverged
         self._bot_tasks: dict[int, asyncio.Task] = {}  # seat -> its bot thinking
+        # (seat, page size) -> the answer to `legal` at self.seq, in pages: a crowded board's
+        # list (thousands of moves, each labelled) is computed and encoded once per commit, not
+        # once per request (issue 13.3). Emptied by every commit.
+        self._legal: dict[tuple[int, int], list[Frame]] = {}
         self._finish_task: asyncio.Task | None = None  # marking finished, retried while the store is away
 
     @property
@@ -176,6 +180,7 @@ class MatchRuntime:
             raise RuntimeError(f"{self.id}: commit {c.seq} after {self.seq}")
         self.state = fold(self.game, c.events, self.state, self.record.rules_version)
         self.seq = c.seq
+        self._legal.clear()
         self.last_ts = c.ts
         if c.move_id is not None:
             self.accepted[(c.seat, c.move_id)] = c.seq
@@ -430,8 +435,22 @@ class MatchRuntime:
                 return c.seq
             raise Busy(f"{self.id}: gave up after {DECIDE_ATTEMPTS} conflicting appends")
 
-    def legal_moves(self, seat: int) -> list[dict[str, Any]]:
-        return self.game.legal_moves(self.state, seat)
+    def legal_pages(self, seat: int, page_size: int) -> list[Frame]:
+        """The `legal_moves` answers for `seat` at this seq: one frame per page of `page_size`
+        moves (0: one page), at least one page (an empty list is one empty page)."""
+        key = (seat, page_size)
+        pages = self._legal.get(key)
+        if pages is None:
+            moves = self.game.legal_moves(self.state, seat)
+            labels = self.labels(seat, moves)
+            size = page_size or max(len(moves), 1)
+            count = max(1, -(-len(moves) // size))
+            pages = [Frame(messages.legal_moves(self.id, self.seq, moves[i * size:(i + 1) * size],
+                                                labels[i * size:(i + 1) * size], page=i, pages=count,
+                                                total=len(moves)))
+                     for i in range(count)]
+            self._legal[key] = pages
+        return pages
 
     def labels(self, seat: int, moves: list[dict[str, Any]]) -> list[str]:
         """A sentence per move in `moves`, as `seat` sees it."""

@@ -25,6 +25,7 @@ from service.games import GAMES, IllegalMove
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
 from service.projection import Audience
+from service.ratelimit import ConnectionBudget
 from service.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, diverged_message
 from service.store import StoreUnavailable
 
@@ -38,11 +39,20 @@ CLOSE_SLOW = 4408
 STORE_UNAVAILABLE = ("the server cannot reach its store right now; send the same message again in a moment "
                      "(a move with the same id is committed once)")
 CLOSE_IDLE = 4410  # watched no match for Limits.idle_socket_s: an idle socket serves nobody
+# After a `rate_limited` refusal the connection is not read for the advertised delay (at most
+# this long): a flooder's refusals cost the node no more than its accepted requests would.
+MAX_PAUSE_S = 1.0
+
+
+class RateLimited(Exception):
+    def __init__(self, wait_s: float, what: str) -> None:
+        super().__init__(what)
+        self.wait_s, self.what = wait_s, what
 
 
 class Session:
     def __init__(self, lobby: Lobby, encoding: str, on_cut: Callable[[int, str], None],
-                 max_watched: int = Limits.matches_per_connection) -> None:
+                 limits: Limits | None = None) -> None:
         """`encoding` is the wire name (protocol.versions.Negotiated.wire): msgpack, json,
         v2.msgpack or v2.json; frames for this connection are encoded for it."""
         self.lobby = lobby
@@ -59,7 +69,14 @@ class Session:
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
         self._on_cut = on_cut
         self._unwatched_since = time.monotonic()
-        self.max_watched = max_watched
+        self.limits = limits = limits if limits is not None else Limits()
+        self.max_watched = limits.matches_per_connection
+        self.budget = ConnectionBudget(limits.requests_per_second, limits.request_burst,
+                                       limits.outbound_bytes_per_second)
+        # Frames queued and bytes queued, ever; frames handed to the socket (the adapter counts
+        # them); and how many frames had been queued when the last request was answered. A
+        # request read while written < answered is pipelined: it counts against the rate.
+        self.queued = self.queued_bytes = self.written = self._answered = 0
 
     def idle_for(self) -> float:
         """Seconds this connection has watched no match (0 while it watches one)."""
@@ -71,6 +88,8 @@ class Session:
             return
         if len(self.outbox) < OUTBOX:
             self.outbox.append(data)
+            self.queued += 1
+            self.queued_bytes += len(data)
             if len(self.outbox) == 1 and self.wake is not None:
                 self.wake()
         else:
@@ -88,8 +107,10 @@ class Session:
     async def handle(self, frame: bytes | str) -> None:
         if self.cut:
             return  # cut off: nothing it sends counts any more
-        ref = match = None
+        ref = match = raw = None
+        pipelined = self.written < self._answered
         try:
+            wait = self.budget.admit(pipelined)
             size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
             if size > MAX_FRAME:
                 raise ProtocolError("frame_too_large", f"a frame may be at most {MAX_FRAME} bytes")
@@ -100,10 +121,14 @@ class Session:
                 named = raw.get("match")
                 match = named if isinstance(named, str) and len(named) <= messages.MATCH_ID_MAX else None
                 logs.MATCH.set(match)  # the match of every line logged while handling this frame
-                if not self.greeted and raw.get("type") not in ("hello", "ping"):
-                    raise ProtocolError("hello_required", "send hello first")
+            if wait:
+                raise RateLimited(wait, "requests")
+            if isinstance(raw, dict) and not self.greeted and raw.get("type") not in ("hello", "ping"):
+                raise ProtocolError("hello_required", "send hello first")
             msg = messages.parse_client(raw)
             await getattr(self, f"_on_{msg['type']}")(msg)
+        except RateLimited as exc:
+            await self._refuse(exc, ref, match, raw if isinstance(raw, dict) else None)
         except ProtocolError as exc:
             self._error(exc.code, exc.message, ref, match)
         except LobbyError as exc:
@@ -114,10 +139,35 @@ class Session:
         except Exception:
             log.exception("session %s: failed on a frame", self.id)
             self._error("internal", "the server failed on this message; nothing was changed", ref, match)
+        finally:
+            self._answered = self.queued
 
     def _error(self, code: str, message: str, ref: str | None, match: str | None) -> None:
         metrics.ERRORS.labels(code).inc()
         self.send(messages.error(code, message, ref, match))
+
+    async def _refuse(self, exc: RateLimited, ref: str | None, match: str | None, raw: dict[str, Any] | None) -> None:
+        """Answer a request refused for its rate or its bytes, naming it (`ref`: its id, else
+        its type) so a client waiting for its answer knows to send it again, then stop reading
+        this connection for the delay advertised (SPEC 7.1)."""
+        kind = raw.get("type") if raw is not None and isinstance(raw.get("type"), str) else "message"
+        retry_ms = max(1, int(exc.wait_s * 1000 + 0.999))
+        if exc.what == "requests":
+            why = (f"{kind} refused: this connection sent more than {self.limits.request_burst} requests "
+                   f"without reading the answers, beyond {self.limits.requests_per_second:g} a second")
+        else:
+            why = (f"{kind} refused: this connection asked for more than "
+                   f"{self.limits.outbound_bytes_per_second} bytes a second of answers")
+        metrics.ERRORS.labels("rate_limited").inc()
+        self.send(messages.error("rate_limited", f"{why}; send it again in {retry_ms} ms", ref, match, retry_ms))
+        self._answered = self.queued
+        await asyncio.sleep(min(exc.wait_s, MAX_PAUSE_S))
+
+    def _spend_bytes(self) -> None:
+        """Refuse a large answer (legal moves, resync) while the byte budget is in debt."""
+        wait = self.budget.bytes.wait()
+        if wait:
+            raise RateLimited(wait, "bytes")
 
     async def _on_hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:
@@ -133,7 +183,9 @@ class Session:
     async def _runtime(self, match_id: str) -> MatchRuntime:
         try:
             rt = await self.lobby.runtime(match_id)
-        except LobbyError:
+        except LobbyError as exc:
+            if exc.code == "node_full":
+                raise ProtocolError("node_full", exc.message) from None
             raise ProtocolError("unknown_match", f"no match has the id {match_id!r}") from None
         if rt.diverged is not None:
             raise ProtocolError("diverged", diverged_message(match_id, rt.diverged["seen_seq"], rt.diverged["log_seq"]))
@@ -149,7 +201,7 @@ class Session:
         self._require_hello()
         self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
-        seat = await self.lobby.seat_for_token(msg["match"], msg["token"])
+        seat = await self.lobby.seat_for_token(msg["match"], msg["token"], joining=True)
         if seat is None:
             raise ProtocolError("bad_token", "that token holds no seat of this match")
         self._watch(rt, seat, msg.get("since"))
@@ -158,6 +210,10 @@ class Session:
         self._require_hello()
         self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
+        cap = self.limits.spectators_per_match
+        if cap and self not in rt.watchers.get(None, ()) and rt.local_counts()[1] >= cap:
+            raise ProtocolError("too_many_spectators", f"match {rt.id} has {cap} spectators on this server, its "
+                                "limit; try again later")
         self._watch(rt, None, msg.get("since"))
 
     def _watch(self, rt: MatchRuntime, audience: Audience, since: int | None) -> None:
@@ -209,12 +265,22 @@ class Session:
         rt, seat = self._joined(msg["match"])
         if seat is None:
             raise ProtocolError("not_seated", "spectators have no legal moves")
-        moves = rt.legal_moves(seat)
-        self.send(messages.legal_moves(rt.id, rt.seq, moves, rt.labels(seat, moves)))
+        self._spend_bytes()
+        pages = rt.legal_pages(seat, self.limits.legal_moves_page)
+        page = msg.get("page", 0)
+        if page >= len(pages):
+            raise ProtocolError("bad_field", f"legal: page must be from 0 to {len(pages) - 1} at seq {rt.seq} "
+                                f"({len(pages)} pages)")
+        data = pages[page].encoded(self.encoding)
+        self.deliver(data)
+        self.budget.bytes.charge(len(data))
 
     async def _on_resync(self, msg: dict[str, Any]) -> None:
         rt, audience = self._joined(msg["match"])
+        self._spend_bytes()
+        before = self.queued_bytes
         rt.answer_resync(self, audience, msg["since"])
+        self.budget.bytes.charge(self.queued_bytes - before)
 
     async def _on_ping(self, msg: dict[str, Any]) -> None:
         self.send(messages.pong(msg.get("nonce")))

@@ -57,6 +57,21 @@ export class Rejected extends ServerError {
   }
 }
 
+/** The server refused a message for the connection's rate or byte budget (SPEC §7.1); the SDK
+ * sends it again after `retryAfterMs` by itself, and throws this only when it keeps coming. */
+export class RateLimited extends ServerError {
+  constructor(code, message, retryAfterMs) {
+    super(code, message);
+    this.name = "RateLimited";
+    this.retryAfterMs = Number.isInteger(retryAfterMs) && retryAfterMs >= 0 ? Math.min(retryAfterMs, 60000) : 1000;
+  }
+}
+
+// How often a refused message is sent again, and a list of legal moves that changed seq while
+// it was paged (SPEC §3.6) is asked for again from its first page.
+const RATE_LIMIT_RETRIES = 50;
+const LEGAL_RESTARTS = 5;
+
 /** The connection dropped before an answer came; call `conn.reconnect()` and go on. */
 export class ConnectionLost extends Error {
   constructor(message = "the connection was lost") {
@@ -461,11 +476,24 @@ export class Connection {
    * array also carries `labels`: a short English label per command, parallel to it (SPEC §3.14;
    * the commands' types when the server sends none). */
   async legalMoves(match) {
-    const reply = await this._request(`legal_moves:${match}`, { type: "legal", match }, "legal");
-    const moves = reply.moves;
-    const labels = Array.isArray(reply.labels) && reply.labels.length === moves.length
-      ? reply.labels.map(String) : moves.map((m) => String(m.type ?? "move"));
-    return Object.assign(moves, { labels });
+    // A long list comes in pages (SPEC §3.6): fetch them all, all from one seq.
+    const labelled = (reply) => Array.isArray(reply.labels) && reply.labels.length === reply.moves.length
+      ? reply.labels.map(String) : reply.moves.map((m) => String(m.type ?? "move"));
+    const page = (n) => this._request(`legal_moves:${match}`, n ? { type: "legal", match, page: n } : { type: "legal", match }, "legal");
+    for (let attempt = 0; attempt < LEGAL_RESTARTS; attempt++) {
+      const first = await page(0);
+      const moves = [...first.moves];
+      const labels = labelled(first);
+      let sameSeq = true;
+      for (let n = 1; n < (first.pages ?? 1); n++) {
+        const reply = await page(n);
+        if (reply.seq !== first.seq) { sameSeq = false; break; } // the match moved on: start again
+        moves.push(...reply.moves);
+        labels.push(...labelled(reply));
+      }
+      if (sameSeq) return Object.assign(moves, { labels });
+    }
+    throw new Error(`the legal moves of ${match} kept changing while they were paged`);
   }
 
   /** Round trip in milliseconds. */
@@ -508,7 +536,20 @@ export class Connection {
     return true;
   }
 
+  /** Send `msg` and wait for its answer; a `rate_limited` refusal is sent again after the
+   * delay the server gives (the refused message had no effect). */
   async _request(key, msg, ref) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this._requestOnce(key, msg, ref);
+      } catch (err) {
+        if (!(err instanceof RateLimited) || attempt >= RATE_LIMIT_RETRIES) throw err;
+        await new Promise((resolve) => setTimeout(resolve, err.retryAfterMs));
+      }
+    }
+  }
+
+  async _requestOnce(key, msg, ref) {
     const answer = this._expect(key);
     const errKey = `error:${ref}`;
     const failure = this._expect(errKey);
@@ -520,7 +561,9 @@ export class Connection {
       this._send(msg);
       return await Promise.race([
         answer.promise,
-        failure.promise.then((e) => { throw new ServerError(e.code, e.message); }),
+        failure.promise.then((e) => {
+          throw e.code === "rate_limited" ? new RateLimited(e.code, e.message, e.retry_after_ms) : new ServerError(e.code, e.message);
+        }),
         timeout,
       ]);
     } finally {
@@ -577,6 +620,10 @@ export class Connection {
       mv._emit("finished");
     } else if (kind === "error") {
       this.errors.push(msg);
+      if (msg.code === "rate_limited" && msg.ref === "resync" && mv) {
+        // nobody awaits a resync: ask again after the delay given
+        setTimeout(() => { if (!this.lost) mv._resync(true); }, new RateLimited("", "", msg.retry_after_ms).retryAfterMs);
+      }
       this._resolve(`error:${msg.ref}`, msg);
     }
   }

@@ -12,8 +12,10 @@
 A `MatchView` keeps the audience's document current by applying patches; it checks seq
 continuity and asks for a resync itself when a patch is missing. After a lost connection,
 `conn.reconnect()` joins every match again from its last seq.
+A request refused with `rate_limited` (SPEC 7.1) is sent again after the server's
+`retry_after_ms`; `legal_moves` fetches every page of a long list (SPEC 3.6).
 """
 
-from clients.python.client import Connection, MatchView, Rejected, ServerError, TeahouseClient
+from clients.python.client import Connection, MatchView, RateLimited, Rejected, ServerError, TeahouseClient
 
-__all__ = ["Connection", "MatchView", "Rejected", "ServerError", "TeahouseClient"]
+__all__ = ["Connection", "MatchView", "RateLimited", "Rejected", "ServerError", "TeahouseClient"]

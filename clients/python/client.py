@@ -19,6 +19,11 @@ from protocol.v2 import Expander
 # Protocol v2 (compact patches, SPEC §12) is the default; version=1 speaks v1.
 SUBPROTOCOL = {"msgpack": "teahouse.v2.msgpack", "json": "teahouse.v2.json"}
 SUBPROTOCOL_V1 = {"msgpack": "teahouse.v1.msgpack", "json": "teahouse.v1.json"}
+# A request refused with `rate_limited` is sent again after the server's retry_after_ms, up to
+# this many times (SPEC 7.1); a list of legal moves that changed seq while being paged is
+# asked for again from its first page up to LEGAL_RESTARTS times.
+RATE_LIMIT_RETRIES = 50
+LEGAL_RESTARTS = 5
 
 
 # Codes that say "not now" rather than "no" (SPEC 7.1): the same request (a move with the same
@@ -41,6 +46,16 @@ class ServerError(Exception):
 
 class Rejected(ServerError):
     """The rules refused a move; the log did not change."""
+
+
+class RateLimited(ServerError):
+    """The server refused a message for the connection's rate or byte budget (SPEC 7.1); the
+    SDK sends it again after `retry_after_ms` by itself."""
+
+    def __init__(self, code: str, message: str, retry_after_ms: Any) -> None:
+        super().__init__(code, message)
+        ok = isinstance(retry_after_ms, int) and not isinstance(retry_after_ms, bool) and retry_after_ms >= 0
+        self.retry_after_ms = min(retry_after_ms, 60_000) if ok else 1000
 
 
 class MatchView:
@@ -112,6 +127,13 @@ class MatchView:
         self._resync_pending = False
         await self._notify()
 
+    def _resync_again(self) -> None:
+        if self._resync_pending and not self.conn.lost:
+            self._resync_pending = False
+            task = asyncio.ensure_future(self._resync())
+            self.conn._tasks.add(task)
+            task.add_done_callback(self.conn._tasks.discard)
+
     async def _resync(self) -> None:
         """Ask once for what is missing; later patches past the same gap wait for the answer."""
         if self._resync_pending:
@@ -139,6 +161,7 @@ class Connection:
         self._ws: Any = None
         self._reader: asyncio.Task | None = None
         self._waiting: dict[Any, asyncio.Future] = {}
+        self._tasks: set[asyncio.Task] = set()  # resyncs sent again later (held so they are not collected)
         self._ids = itertools.count(1)
         self._prefix = secrets.token_hex(4)
 
@@ -215,13 +238,35 @@ class Connection:
 
     async def labelled_moves(self, match: str) -> tuple[list[dict[str, Any]], list[str]]:
         """The seat's legal commands and a label for each, as two parallel lists (a server that
-        sends no labels gets the commands' types)."""
-        reply = await self._request(("legal_moves", match), {"type": "legal", "match": match}, ref="legal")
-        moves = reply["moves"]
+        sends no labels gets the commands' types). A long list comes in pages (SPEC 3.6): every
+        page is fetched, and all of them from one seq."""
+        for _ in range(LEGAL_RESTARTS):
+            first = await self._legal_page(match, 0)
+            moves, labels = self._labelled(first)
+            for page in range(1, int(first.get("pages", 1))):
+                reply = await self._legal_page(match, page)
+                if reply["seq"] != first["seq"]:
+                    break  # the match moved on between pages: start again at its new seq
+                more, more_labels = self._labelled(reply)
+                moves += more
+                labels += more_labels
+            else:
+                return moves, labels
+        raise TimeoutError(f"the legal moves of {match} kept changing while they were paged")
+
+    async def _legal_page(self, match: str, page: int) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "legal", "match": match}
+        if page:
+            msg["page"] = page
+        return await self._request(("legal_moves", match), msg, ref="legal")
+
+    @staticmethod
+    def _labelled(reply: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+        moves = list(reply["moves"])
         labels = reply.get("labels")
         if not isinstance(labels, list) or len(labels) != len(moves):
             labels = [str(m.get("type", "move")) for m in moves]
-        return moves, labels
+        return moves, list(labels)
 
     async def ping(self) -> dict[str, Any]:
         nonce = next(self._ids)
@@ -235,6 +280,16 @@ class Connection:
 
     async def _request(self, key: Any, msg: dict[str, Any], ref: str | None = None,
                        timeout: float = 30) -> dict[str, Any]:
+        """Send `msg` and wait for its answer; a `rate_limited` refusal is sent again after the
+        delay the server gives (the refused message had no effect)."""
+        for _ in range(RATE_LIMIT_RETRIES):
+            try:
+                return await self._request_once(key, msg, ref, timeout)
+            except RateLimited as exc:
+                await asyncio.sleep(exc.retry_after_ms / 1000)
+        return await self._request_once(key, msg, ref, timeout)
+
+    async def _request_once(self, key: Any, msg: dict[str, Any], ref: str | None, timeout: float) -> dict[str, Any]:
         fut = self._expect(key)
         err_key = ref or (key if isinstance(key, str) else msg["type"])
         err = self._expect(("error", err_key))
@@ -243,6 +298,8 @@ class Connection:
             done, _ = await asyncio.wait([fut, err], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             if err in done:
                 e = err.result()
+                if e["code"] == "rate_limited":
+                    raise RateLimited(e["code"], e["message"], e.get("retry_after_ms"))
                 raise ServerError(e["code"], e["message"])
             if fut not in done:
                 raise TimeoutError(f"no answer to {msg['type']}")
@@ -320,6 +377,10 @@ class Connection:
             await mv._notify()
         elif kind == "error":
             self.errors.append(msg)
+            if msg.get("code") == "rate_limited" and msg.get("ref") == "resync" and mv is not None:
+                # a resync is not awaited by anyone: ask again after the delay given
+                delay = RateLimited("", "", msg.get("retry_after_ms")).retry_after_ms / 1000
+                asyncio.get_running_loop().call_later(delay, mv._resync_again)
             self._resolve(("error", msg.get("ref")), msg)
 
 

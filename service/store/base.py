@@ -70,6 +70,10 @@ class SeatRecord:
     taken: bool = False
     name: str | None = None
     token_hash: str | None = None
+    # When the seat was taken (ms since the epoch; None: before this was recorded) and whether
+    # its token has joined since: a seat taken and never joined may be freed (idle_seat_seconds).
+    claimed_at: int | None = None
+    joined: bool = False
 
 
 @dataclass
@@ -134,7 +138,23 @@ class EventStore(abc.ABC):
         """Free a seat again, if `token_hash` still holds it (a claim whose start failed)."""
 
     @abc.abstractmethod
+    async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
+        """Record that the token holding `seat` has joined (its seat no longer counts as idle)."""
+
+    @abc.abstractmethod
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None: ...
+
+    @abc.abstractmethod
+    async def all_matches(self, offset: int = 0, limit: int = 100) -> list[MatchRecord]:
+        """Every match, unlisted ones too, newest first: `limit` of them from `offset`."""
+
+    @abc.abstractmethod
+    async def set_listed(self, match_id: str, listed: bool) -> None:
+        """List or unlist a match (retention's archive unlists it; its log is kept)."""
+
+    @abc.abstractmethod
+    async def delete_match(self, match_id: str) -> None:
+        """Remove a match and everything kept for it: record, seats, log, snapshot."""
 
     @abc.abstractmethod
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:

@@ -52,6 +52,8 @@ _guard = guarded(unreachable)
 POOL_SIZE = 256
 POOL_WAIT_S = 20
 MATCHES = "th:matches"
+ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
+MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence")
 
 
 def _key(match_id: str, part: str) -> str:
@@ -111,6 +113,7 @@ class RedisStore(EventStore):
             queue_match(p, record, commits)
             if record.listed:
                 p.zadd(MATCHES, {record.id: record.created})
+            p.zadd(ALL_MATCHES, {record.id: record.created})
             await p.execute()
 
     @_guard
@@ -127,7 +130,8 @@ class RedisStore(EventStore):
         players = msgpack.unpackb(meta, raw=False)["players"]
         seats = [
             SeatRecord(seat=i, taken=i in taken, name=taken.get(i, {}).get("n"),
-                       token_hash=taken.get(i, {}).get("t"))
+                       token_hash=taken.get(i, {}).get("t"), claimed_at=taken.get(i, {}).get("at"),
+                       joined=bool(taken.get(i, {}).get("j")))
             for i in range(players)
         ]
         rec = MatchRecord.unpack(meta, seats)
@@ -146,8 +150,8 @@ class RedisStore(EventStore):
 
     @_guard
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        return bool(await self._r.hsetnx(
-            _key(match_id, "seats"), str(seat), msgpack.packb({"t": token_hash, "n": name})))
+        claim = {"t": token_hash, "n": name, "at": int(time.time() * 1000)}
+        return bool(await self._r.hsetnx(_key(match_id, "seats"), str(seat), msgpack.packb(claim)))
 
     _RELEASE = """
     if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
@@ -160,6 +164,45 @@ class RedisStore(EventStore):
         raw = await self._r.hget(_key(match_id, "seats"), str(seat))
         if raw is not None and msgpack.unpackb(raw, raw=False).get("t") == token_hash:
             await self._r.eval(self._RELEASE, 1, _key(match_id, "seats"), str(seat), raw)
+
+    _REPLACE = """
+    if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+    return 0
+    """
+
+    @_guard
+    async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
+        # Only while `token_hash` holds the seat: a seat freed meanwhile stays free.
+        raw = await self._r.hget(_key(match_id, "seats"), str(seat))
+        claim = msgpack.unpackb(raw, raw=False) if raw is not None else None
+        if claim is not None and claim.get("t") == token_hash and not claim.get("j"):
+            await self._r.eval(self._REPLACE, 1, _key(match_id, "seats"), str(seat), raw,
+                               msgpack.packb({**claim, "j": 1}))
+
+    @_guard
+    async def all_matches(self, offset: int = 0, limit: int = 100) -> list[MatchRecord]:
+        ids = await self._r.zrevrange(ALL_MATCHES, offset, offset + limit - 1)
+        recs = [await self.get_match(i.decode()) for i in ids]
+        return [r for r in recs if r is not None]
+
+    @_guard
+    async def set_listed(self, match_id: str, listed: bool) -> None:
+        meta = await self._r.get(_key(match_id, "meta"))
+        if meta is None:
+            return
+        data = msgpack.unpackb(meta, raw=False)
+        await self._r.set(_key(match_id, "meta"), msgpack.packb({**data, "listed": listed}, use_bin_type=True))
+        if listed:
+            await self._r.zadd(MATCHES, {match_id: data["created"]})
+        else:
+            await self._r.zrem(MATCHES, match_id)
+
+    @_guard
+    async def delete_match(self, match_id: str) -> None:
+        # The match's keys share its hash slot (one DEL, cluster or not); the listings are apart.
+        await self._r.delete(*(_key(match_id, part) for part in MATCH_KEYS))
+        await self._r.zrem(MATCHES, match_id)
+        await self._r.zrem(ALL_MATCHES, match_id)
 
     @_guard
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:

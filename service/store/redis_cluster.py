@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -34,7 +35,7 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from service.store.base import Commit, MatchRecord, StoreUnavailable
-from service.store.redis import _APPEND, MATCHES, RedisStore, _key, queue_match, raise_conflict
+from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, _key, queue_match, raise_conflict
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
 SCHEME = "redis+cluster://"
@@ -53,6 +54,21 @@ TRANSIENT: tuple[type[BaseException], ...] = (
 )
 
 T = TypeVar("T")
+
+
+def _as_transient(exc: Exception) -> Exception:
+    """redis-py's own failure while the cluster client closes connections under a command (it
+    does on CLUSTERDOWN, mid-failover): an AttributeError on a writer it just dropped, a
+    RuntimeError from a closed transport. Raised from inside the redis package and not a reply
+    from Redis, it is a broken connection: retry."""
+    if isinstance(exc, TRANSIENT) or isinstance(exc, rex.ResponseError):
+        return exc
+    tb = exc.__traceback__
+    while tb is not None:
+        if f"{os.sep}redis{os.sep}" in tb.tb_frame.f_code.co_filename:
+            return rex.ConnectionError(f"the connection failed inside redis-py ({type(exc).__name__}: {exc})")
+        tb = tb.tb_next
+    return exc
 
 
 def seed_nodes(url: str) -> list[ClusterNode]:
@@ -87,7 +103,13 @@ class ClusterStore(RedisStore):
         attempt = 0
         while True:
             try:
-                out = await op(*args)
+                try:
+                    out = await op(*args)
+                except Exception as exc:
+                    transient = _as_transient(exc)
+                    if transient is exc:
+                        raise
+                    raise transient from exc
             except TRANSIENT as exc:
                 pause = BACKOFF_S[min(attempt, len(BACKOFF_S) - 1)]
                 if time.monotonic() + pause > deadline:
@@ -105,6 +127,7 @@ class ClusterStore(RedisStore):
         await self._retry(self._create_keys, record, commits)
         if record.listed:
             await self._retry(self._r.zadd, MATCHES, {record.id: record.created})
+        await self._retry(self._r.zadd, ALL_MATCHES, {record.id: record.created})
 
     async def _create_keys(self, record: MatchRecord, commits: Sequence[Commit]) -> None:
         async with self._r.pipeline(transaction=True) as p:  # one slot: the match's hash tag
@@ -125,6 +148,18 @@ class ClusterStore(RedisStore):
 
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         await self._retry(super().mark_finished, match_id, result)
+
+    async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
+        await self._retry(super().mark_joined, match_id, seat, token_hash)
+
+    async def all_matches(self, offset: int = 0, limit: int = 100) -> list[MatchRecord]:
+        return await self._retry(super().all_matches, offset, limit)
+
+    async def set_listed(self, match_id: str, listed: bool) -> None:
+        await self._retry(super().set_listed, match_id, listed)
+
+    async def delete_match(self, match_id: str) -> None:
+        await self._retry(super().delete_match, match_id)
 
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         await self._retry(super().mark_diverged, match_id, info)

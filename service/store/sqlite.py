@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncGenerator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,6 +36,7 @@ CREATE TABLE IF NOT EXISTS matches (
 );
 CREATE TABLE IF NOT EXISTS seats (
     match TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT, name TEXT,
+    claimed_at INTEGER, joined INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (match, seat)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS log (
@@ -87,6 +89,11 @@ class SqliteStore(EventStore):
         db.execute("PRAGMA synchronous=FULL")  # an ack promises the commit survives a crash
         db.execute("PRAGMA busy_timeout=5000")
         db.executescript(_SCHEMA)
+        # A file made before seats recorded when they were taken and joined: add the columns.
+        columns = {row[1] for row in db.execute("PRAGMA table_info(seats)")}
+        for column, decl in (("claimed_at", "INTEGER"), ("joined", "INTEGER NOT NULL DEFAULT 0")):
+            if column not in columns:
+                db.execute(f"ALTER TABLE seats ADD COLUMN {column} {decl}")
         return db
 
     @guarded(unreachable)
@@ -121,9 +128,10 @@ class SqliteStore(EventStore):
         if row is None:
             return None
         seats = [
-            SeatRecord(seat=s, taken=t is not None, name=n, token_hash=t)
-            for s, t, n in self._db.execute(
-                "SELECT seat, token_hash, name FROM seats WHERE match = ? ORDER BY seat", (match_id,)
+            SeatRecord(seat=s, taken=t is not None, name=n, token_hash=t, claimed_at=at, joined=bool(j))
+            for s, t, n, at, j in self._db.execute(
+                "SELECT seat, token_hash, name, claimed_at, joined FROM seats WHERE match = ? ORDER BY seat",
+                (match_id,)
             )
         ]
         rec = MatchRecord.unpack(row[0], seats)
@@ -147,8 +155,9 @@ class SqliteStore(EventStore):
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
         def go() -> bool:
             cur = self._db.execute(
-                "UPDATE seats SET token_hash = ?, name = ? WHERE match = ? AND seat = ? AND token_hash IS NULL",
-                (token_hash, name, match_id, seat),
+                "UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0 "
+                "WHERE match = ? AND seat = ? AND token_hash IS NULL",
+                (token_hash, name, int(time.time() * 1000), match_id, seat),
             )
             return cur.rowcount == 1
         return await self._run(go)
@@ -157,6 +166,37 @@ class SqliteStore(EventStore):
         await self._run(lambda: self._db.execute(
             "UPDATE seats SET token_hash = NULL, name = NULL WHERE match = ? AND seat = ? AND token_hash = ?",
             (match_id, seat, token_hash)))
+
+    async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
+        await self._run(lambda: self._db.execute(
+            "UPDATE seats SET joined = 1 WHERE match = ? AND seat = ? AND token_hash = ?", (match_id, seat, token_hash)))
+
+    async def all_matches(self, offset: int = 0, limit: int = 100) -> list[MatchRecord]:
+        def go() -> list[MatchRecord]:
+            ids = [r[0] for r in self._db.execute(
+                "SELECT id FROM matches ORDER BY created DESC, id LIMIT ? OFFSET ?", (limit, offset))]
+            return [rec for i in ids if (rec := self._load(i)) is not None]
+        return await self._run(go)
+
+    async def set_listed(self, match_id: str, listed: bool) -> None:
+        def go() -> None:
+            with _tx(self._db, immediate=True):
+                row = self._db.execute("SELECT record FROM matches WHERE id = ?", (match_id,)).fetchone()
+                if row is None:
+                    return
+                data = msgpack.unpackb(row[0], raw=False)
+                data["listed"] = listed
+                self._db.execute("UPDATE matches SET listed = ?, record = ? WHERE id = ?",
+                                 (int(listed), msgpack.packb(data, use_bin_type=True), match_id))
+        await self._run(go)
+
+    async def delete_match(self, match_id: str) -> None:
+        def go() -> None:
+            with _tx(self._db, immediate=True):
+                self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+                for table in ("seats", "log", "diverged", "snapshots"):
+                    self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
+        await self._run(go)
 
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
         blob = msgpack.packb(result, use_bin_type=True)

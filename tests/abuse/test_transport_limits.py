@@ -28,7 +28,10 @@ def strict_server(tmp_path_factory):
     work = tmp_path_factory.mktemp("limits")
     proc = ServerProcess(f"sqlite:{work / 'data'}", work / "server.log")
     proc.env = {"TEAHOUSE_HEADER_TIMEOUT_S": str(HEADER_S), "TEAHOUSE_REQUEST_TIMEOUT_S": str(REQUEST_S),
-                "TEAHOUSE_IDLE_SOCKET_S": str(IDLE_S)}
+                "TEAHOUSE_IDLE_SOCKET_S": str(IDLE_S),
+                # the slow-consumer test floods requests to fill an outbox; the request rate and
+                # byte budget that slow such a flood are tested in test_request_limits.py
+                "TEAHOUSE_REQUESTS_PER_SECOND": "0", "TEAHOUSE_OUTBOUND_BYTES_PER_SECOND": "0"}
     proc.start()
     yield proc
     proc.stop()

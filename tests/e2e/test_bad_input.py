@@ -12,6 +12,17 @@ import pytest
 import websockets
 
 from clients.python import TeahouseClient
+from tests.support.server import sqlite_server as running_sqlite_server
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory):
+    """This module's server, with the request rate and byte budget off: the slow-consumer test
+    floods requests to fill an outbox, which those limits exist to stop (they are tested in
+    tests/abuse/test_request_limits.py)."""
+    env = {"TEAHOUSE_REQUESTS_PER_SECOND": "0", "TEAHOUSE_OUTBOUND_BYTES_PER_SECOND": "0"}
+    with running_sqlite_server(tmp_path_factory.mktemp("bad-input"), env) as proc:
+        yield proc
 
 
 class Raw:

@@ -48,3 +48,13 @@ def test_every_limit_has_a_sentence_and_a_flag():
     for f in dataclasses.fields(Limits):
         assert f.metadata["help"]
         assert "--" + f.name.replace("_", "-") in text
+
+
+def test_every_limit_is_read_by_the_service():
+    """A declared limit that nothing reads is a defect: each field is used outside limits.py."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "service"
+    code = "\n".join(p.read_text() for p in root.rglob("*.py") if p.name != "limits.py")
+    unread = [f.name for f in dataclasses.fields(Limits) if f".{f.name}" not in code]
+    assert not unread, f"declared but never read: {unread}"

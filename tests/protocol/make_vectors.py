@@ -147,7 +147,7 @@ SERVER_MESSAGES = ["welcome", "view", "patch", "ack", "reject", "legal_moves", "
 REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "presence", "finished", "clock", "error"],
            "spectate": ["view", "patch", "presence", "finished", "clock", "error"], "leave": ["left", "error"],
            "move": ["ack", "reject", "error"], "legal": ["legal_moves", "error"],
-           "resync": ["view", "patch", "presence", "error"], "ping": ["pong"]}
+           "resync": ["view", "patch", "presence", "error"], "ping": ["pong", "error"]}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -199,7 +199,8 @@ def asyncapi_schemas() -> dict[str, Any]:
         "move": _obj("move", ["match", "id", "command"], {"match": match, "id": _ref("MoveId"),
                                                           "command": _ref("Command"), "seat": _ref("Seat")},
                      "Play a command. Answered by ack (after the patch), reject or error, all with the same id."),
-        "legal": _obj("legal", ["match"], {"match": match}, "Ask for the seat's legal moves. Answered by legal_moves."),
+        "legal": _obj("legal", ["match"], {"match": match, "page": {"type": "integer", "minimum": 0}},
+                      "Ask for the seat's legal moves (page: which page of a long list, default 0). Answered by legal_moves."),
         "resync": _obj("resync", ["match", "since"], {"match": match, "since": _ref("Seq")},
                        "Ask for what follows seq since: patches, or a full view, then presence, which ends the answer."),
         "ping": _obj("ping", [], {"nonce": {"oneOf": [{"type": "integer", "minimum": 0},
@@ -227,8 +228,11 @@ def asyncapi_schemas() -> dict[str, Any]:
         "legal_moves": _obj("legal_moves", ["match", "seq", "moves"], {
             "match": match, "seq": _ref("Seq"), "moves": {"type": "array", "items": _ref("Command")},
             "labels": {"type": "array", "items": {"type": "string"},
-                       "description": "A short English label per move, parallel to moves, as the seat sees it."}},
-            "The commands the seat may send at seq."),
+                       "description": "A short English label per move, parallel to moves, as the seat sees it."},
+            "page": {"type": "integer", "minimum": 0, "description": "Which page of the list this is (SPEC 3.6)."},
+            "pages": {"type": "integer", "minimum": 1, "description": "How many pages the list at seq has."},
+            "total": {"type": "integer", "minimum": 0, "description": "How many moves all the pages hold."}},
+            "The commands the seat may send at seq (one page of them)."),
         "presence": _obj("presence", ["match", "seats", "spectators"], {
             "match": match, "seats": {"type": "array", "items": {"type": "boolean"}},
             "spectators": {"type": "integer", "minimum": 0}}, "Who is connected, over every node."),
@@ -238,7 +242,10 @@ def asyncapi_schemas() -> dict[str, Any]:
             "The match is over."),
         "error": _obj("error", ["code", "message", "ref"], {
             "code": {"type": "string", "enum": list(ERROR_CODES)}, "message": {"type": "string"},
-            "ref": {"type": ["string", "null"]}}, "A protocol error; the connection stays open, the match is unchanged."),
+            "ref": {"type": ["string", "null"]},
+            "retry_after_ms": {"type": "integer", "minimum": 0,
+                               "description": "rate_limited only: send the same message again after this many ms."}},
+            "A protocol error; the connection stays open, the match is unchanged."),
         "clock": _obj("clock", ["match", "seq", "deadline"], {
             "match": match, "seq": _ref("Seq"),
             "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."}},

@@ -205,7 +205,7 @@ def test_server_message_builders_have_the_spec_fields():
         "view": {"match", "seq", "seat", "doc"}, "patch": {"match", "seq", "ops"},
         "ack": {"match", "id", "seq"}, "reject": {"match", "id", "code", "message"},
         "error": {"code", "message", "ref"}, "presence": {"match", "seats", "spectators"},
-        "legal_moves": {"match", "seq", "moves"}, "finished": {"match", "seq", "result", "seed"},
+        "legal_moves": {"match", "seq", "moves", "page", "pages", "total"}, "finished": {"match", "seq", "result", "seed"},
         "clock": {"match", "seq", "deadline"}, "left": {"match"}, "pong": {"nonce"},
     }
     for kind, msg in built.items():

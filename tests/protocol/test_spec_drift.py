@@ -116,3 +116,30 @@ def test_spec_and_asyncapi_give_one_order_for_the_answer_to_join():
     assert join
     said = [w for w in re.findall(r"\b(view|finished|presence|clock)\b", join.group(1))]
     assert said == ["view", "finished", "presence", "clock"]
+
+
+def test_the_per_connection_request_limits_are_the_defaults():
+    from service.limits import Limits
+
+    limits = _section(9)
+    assert f"a burst of {Limits.request_burst}, then {Limits.requests_per_second:g} a second" in limits
+    assert f"| {Limits.outbound_bytes_per_second} a second (a burst of one second)" in limits
+    assert f"legal moves per `legal_moves` answer | {Limits.legal_moves_page} |" in limits
+    assert f"pages of at most {Limits.legal_moves_page} moves" in _section(3)
+    errors = _section(7)
+    assert f"request burst ({Limits.request_burst}) is spent, beyond {Limits.requests_per_second:g} a second" in errors
+    assert f"byte budget ({Limits.outbound_bytes_per_second} bytes a second)" in errors
+
+
+def test_the_operator_limits_clients_meet_are_the_defaults():
+    from service import app
+    from service.limits import Limits
+
+    http = " ".join(_section(2).split())
+    assert f"created {Limits.matches_per_address_per_minute} matches in the last minute" in http
+    assert f"are over {Limits.options_max_bytes} bytes" in http
+    assert f"as many live matches as it may ({Limits.live_matches_per_node})" in http
+    assert re.search(rf"^\| {app.CLOSE_TOO_MANY} \| server \| too many connections: the client address already "
+                     rf"holds {Limits.connections_per_address} connections", _section(8), re.M)
+    assert f"already has {Limits.spectators_per_match} spectator connections" in _section(7)
+    assert f"when it holds {Limits.live_matches_per_node} live matches" in _section(7)

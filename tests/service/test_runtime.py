@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import msgpack
 import pytest
 
 from service.games import IllegalMove, fold, get_game
@@ -110,3 +111,23 @@ async def test_two_nodes_racing_on_one_seq(store):
     assert sum(1 for c in await store.read(mid) if c.move_id == "same") == 1
     await a.close()
     await b.close()
+
+
+async def test_legal_moves_are_computed_once_per_seq_and_seat_and_forgotten_at_each_commit(store):
+    """Issue 13.3: a flood of `legal` on one seq costs one computation; a commit invalidates it."""
+    lobby = Lobby(store)
+    rec = await lobby.create("khan", 2)
+    for _ in range(2):
+        await lobby.take_seat(rec.id)
+    rt = await lobby.runtime(rec.id)
+    seat = rt.game.status(rt.state)["to_act"][0]
+    pages = rt.legal_pages(seat, 500)
+    assert rt.legal_pages(seat, 500) is pages  # the same frames, not computed again
+    expected = rt.game.legal_moves(rt.state, seat)
+    decoded = [msgpack.unpackb(p.encoded("msgpack")) for p in pages]
+    assert [m for d in decoded for m in d["moves"]] == expected
+    assert {d["seq"] for d in decoded} == {rt.seq} and decoded[0]["pages"] == len(pages) == -(-len(expected) // 500)
+    await rt.submit(seat, expected[0], "m1")
+    after = rt.legal_pages(seat, 500)
+    assert after is not pages and msgpack.unpackb(after[0].encoded("msgpack"))["seq"] == rt.seq
+    await lobby.close()

@@ -168,3 +168,52 @@ class StoreContract:
         seat = (await store.get_match("rs")).seats[0]
         assert (seat.taken, seat.token_hash, seat.name) == (False, None, None)
         assert await store.claim_seat("rs", 0, "hash-c", None)
+
+    # -- what operators need: every match, archiving, deleting, idle seats (issue 13.4) --------
+    async def test_all_matches_lists_unlisted_ones_newest_first_in_pages(self, store):
+        for i, listed in enumerate((True, False, True, False)):
+            rec = record(f"all{i}", listed=listed)
+            rec.created += i  # newest last
+            await store.create_match(rec)
+        every = [r.id for r in await store.all_matches(0, 100) if r.id.startswith("all")]
+        assert every == ["all3", "all2", "all1", "all0"]
+        first, second = await store.all_matches(0, 2), await store.all_matches(2, 2)
+        assert [r.id for r in first + second if r.id.startswith("all")] == every
+
+    async def test_set_listed_unlists_and_keeps_the_log(self, store):
+        await store.create_match(record("arch"))
+        await store.append("arch", commit(1))
+        await store.set_listed("arch", False)
+        assert "arch" not in [r.id for r in await store.list_matches()]
+        rec = await store.get_match("arch")
+        assert rec is not None and rec.listed is False and await store.last_seq("arch") == 1
+        await store.set_listed("arch", True)
+        assert "arch" in [r.id for r in await store.list_matches()]
+
+    async def test_delete_match_removes_everything(self, store):
+        await store.create_match(record("gone"))
+        assert await store.claim_seat("gone", 0, "h0", "ada")
+        for seq in (1, 2):
+            await store.append("gone", commit(seq))
+        await store.save_snapshot("gone", 2, {"x": 1})
+        await store.mark_finished("gone", {"winner": 0})
+        await store.delete_match("gone")
+        assert await store.get_match("gone") is None
+        assert await store.read("gone") == [] and await store.last_seq("gone") == 0
+        assert await store.load_snapshot("gone") is None
+        assert "gone" not in [r.id for r in await store.all_matches(0, 1000)]
+        assert "gone" not in [r.id for r in await store.list_matches()]
+
+    async def test_a_claimed_seat_has_a_time_and_is_marked_joined_by_its_token_only(self, store):
+        await store.create_match(record("idle"))
+        before = int(time.time() * 1000)
+        assert await store.claim_seat("idle", 1, "h1", None)
+        seat = (await store.get_match("idle")).seats[1]
+        assert seat.claimed_at is not None and abs(seat.claimed_at - before) < 5000 and not seat.joined
+        await store.mark_joined("idle", 1, "someone else")
+        assert not (await store.get_match("idle")).seats[1].joined
+        await store.mark_joined("idle", 1, "h1")
+        assert (await store.get_match("idle")).seats[1].joined
+        await store.release_seat("idle", 1, "h1")
+        assert await store.claim_seat("idle", 1, "h2", None)
+        assert not (await store.get_match("idle")).seats[1].joined, "a new claim starts unjoined"

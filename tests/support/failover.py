@@ -15,13 +15,14 @@ import asyncio
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import websockets
 
 from clients.python import TeahouseClient
 from clients.python.client import Connection, MatchView, Rejected, ServerError
-from service.store import EventStore
+from service.store import EventStore, open_store
 
 RETRYABLE = ("store_unavailable", "busy")
 SOCKET_GONE = (ConnectionError, TimeoutError, OSError, websockets.ConnectionClosed, websockets.InvalidHandshake)
@@ -31,10 +32,12 @@ SOCKET_GONE = (ConnectionError, TimeoutError, OSError, websockets.ConnectionClos
 class Ledger:
     """What every player of a run saw."""
 
-    acked: dict[str, dict[str, float]] = field(default_factory=dict)  # match -> move id -> time acked
+    # match -> move id -> (when it was first sent, when it was acknowledged)
+    acked: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
     errors: Counter[str] = field(default_factory=Counter)  # error codes the server answered
     diverged: set[str] = field(default_factory=set)
     reconnects: list[float] = field(default_factory=list)  # seconds from losing a socket to joined again
+    close_codes: Counter[int | None] = field(default_factory=Counter)  # of the sockets lost (None: no close frame)
 
     def count(self) -> int:
         return sum(len(m) for m in self.acked.values())
@@ -87,6 +90,7 @@ class Player:
         move = self.rng.choice(moves)
         self.ids += 1
         move_id = f"{self.prefix}-{self.ids}"
+        sent = time.monotonic()
         while not stop.is_set():
             try:
                 await self.conn.move(self.match, move, move_id)
@@ -101,7 +105,7 @@ class Player:
             except SOCKET_GONE:
                 await self._reconnect(stop, deadline)
                 continue  # the same move id again: answered once, whether or not it landed
-            self.ledger.acked.setdefault(self.match, {})[move_id] = time.monotonic()
+            self.ledger.acked.setdefault(self.match, {})[move_id] = (sent, time.monotonic())
             try:
                 await self.view.wait_for(lambda g: g.seq > seq or g.over, timeout=10)
             except (TimeoutError, *SOCKET_GONE):
@@ -117,6 +121,10 @@ class Player:
         """Reconnect (through whatever the URL points at) until joined again."""
         assert self.conn is not None and self.view is not None
         lost = time.monotonic()
+        closed = self.conn.closed
+        if closed is not None:
+            await asyncio.wait([closed], timeout=1)  # the SDK notes the close code just after the loss
+        self.ledger.close_codes[closed.result()[0] if closed is not None and closed.done() else None] += 1
         loop = asyncio.get_running_loop()
         while not stop.is_set():
             if loop.time() > deadline:
@@ -147,6 +155,49 @@ async def seat_players(client: TeahouseClient, match: str, players: int, ledger:
     return out
 
 
+class Run:
+    """`matches` matches of `game` played by SDK players until `finish`; `until` waits for a
+    condition meanwhile, failing with the first player's error or at the deadline."""
+
+    def __init__(self, client: TeahouseClient, game: str, players: int, matches: int, timeout: float) -> None:
+        self.client, self.game, self.seats, self.count = client, game, players, matches
+        self.ledger = Ledger()
+        self.ids: list[str] = []
+        self.players: list[Player] = []
+        self.timeout = timeout
+        self.stop = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        self.ids = [(await self.client.create_match(self.game, self.seats))["match"] for _ in range(self.count)]
+        for i, m in enumerate(self.ids):
+            self.players += await seat_players(self.client, m, self.seats, self.ledger, seed=i)
+        self.deadline = asyncio.get_running_loop().time() + self.timeout
+        self.tasks = [asyncio.create_task(p.play(self.stop, self.deadline)) for p in self.players]
+
+    async def until(self, predicate: Callable[[], object], what: str) -> None:
+        loop = asyncio.get_running_loop()
+        while not predicate():
+            for t in self.tasks:
+                if t.done() and t.exception() is not None:
+                    raise t.exception()  # type: ignore[misc]
+            if loop.time() > self.deadline:
+                raise TimeoutError(what)
+            await asyncio.sleep(0.05)
+
+    def first_ack_sent_after(self, match: str, since: float) -> float | None:
+        """When the first move of `match` sent after `since` was acknowledged (None: not yet)."""
+        return min((acked for sent, acked in self.ledger.acked.get(match, {}).values() if sent > since), default=None)
+
+    async def finish(self) -> None:
+        self.stop.set()
+        await asyncio.gather(*self.tasks)
+
+    async def close(self) -> None:
+        for p in self.players:
+            await p.close()
+
+
 async def lost_moves(store: EventStore, ledger: Ledger) -> dict[str, list[str]]:
     """Acknowledged move ids the log does not hold, per match."""
     lost: dict[str, list[str]] = {}
@@ -156,6 +207,15 @@ async def lost_moves(store: EventStore, ledger: Ledger) -> dict[str, list[str]]:
         if missing:
             lost[match] = missing
     return lost
+
+
+async def count_lost(store_url: str, ledger: Ledger) -> int:
+    """How many acknowledged moves the store at `store_url` no longer holds."""
+    store = open_store(store_url)
+    try:
+        return sum(len(v) for v in (await lost_moves(store, ledger)).values())
+    finally:
+        await store.close()
 
 
 def percentile(values: list[float], q: float) -> float:

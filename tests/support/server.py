@@ -16,6 +16,9 @@ import httpx
 from tests.support.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every test client connects from 127.0.0.1: to the per-address limits a whole test run is one
+# client. They are off here unless a test sets them (tests/ops/test_operator_limits.py does).
+HARNESS_ENV = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0"}
 
 
 class ServerProcess:
@@ -36,7 +39,7 @@ class ServerProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
                  "--store", self.store_url, "--log-level", self.log_level],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **HARNESS_ENV, **self.env},
             )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -56,6 +59,16 @@ class ServerProcess:
             self.proc.wait(10)
             self.proc = None
 
+    def terminate(self, timeout: float = 30) -> tuple[int, float]:
+        """SIGTERM, as Kubernetes or `docker stop` sends it; wait for the exit.
+        Returns (exit code, seconds it took)."""
+        assert self.proc is not None
+        t = time.monotonic()
+        self.proc.terminate()
+        rc = self.proc.wait(timeout)
+        self.proc = None
+        return rc, time.monotonic() - t
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
@@ -71,9 +84,11 @@ class ServerProcess:
 
 
 @contextlib.contextmanager
-def sqlite_server(workdir: Path) -> Iterator[ServerProcess]:
-    """A server on a fresh SQLite store in `workdir`, stopped on exit."""
-    proc = ServerProcess(f"sqlite:{workdir / 'data'}", workdir / "server.log").start()
+def sqlite_server(workdir: Path, env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """A server on a fresh SQLite store in `workdir` (`env`: limits set for a test), stopped on exit."""
+    proc = ServerProcess(f"sqlite:{workdir / 'data'}", workdir / "server.log")
+    proc.env = dict(env or {})
+    proc.start()
     try:
         yield proc
     finally:

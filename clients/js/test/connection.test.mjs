@@ -289,3 +289,39 @@ test("legalMoves carries a label per move, or the move types when the server sen
   withLabels = false;
   assert.deepEqual((await conn.legalMoves("M")).labels, ["take_card", "pass"]);
 });
+
+test("legalMoves fetches every page of a long list, and starts again when the seq moves on", async () => {
+  let seq = 3;
+  const asked = [];
+  const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
+    if (msg.type !== "legal") return false;
+    const page = msg.page ?? 0;
+    asked.push(page);
+    if (asked.length === 2) seq = 4; // a commit between the first two pages
+    const moves = [{ type: "m", n: page * 2 }, { type: "m", n: page * 2 + 1 }].slice(0, page === 2 ? 1 : 2);
+    ws.push({ type: "legal_moves", match: "M", seq, moves, labels: moves.map((m) => `m${m.n}`), page, pages: 3, total: 5 });
+    return true;
+  }));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  await conn.join("M", "tok");
+  const moves = await conn.legalMoves("M");
+  assert.deepEqual(asked, [0, 1, 0, 1, 2]);
+  assert.deepEqual(moves.map((m) => m.n), [0, 1, 2, 3, 4]);
+  assert.deepEqual(moves.labels, ["m0", "m1", "m2", "m3", "m4"]);
+});
+
+test("a move refused with rate_limited is sent again, same id, after retry_after_ms", async () => {
+  const sentAt = [];
+  const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
+    if (msg.type !== "move") return false;
+    sentAt.push([msg.id, Date.now()]);
+    if (sentAt.length === 1) ws.push({ type: "error", code: "rate_limited", message: "slow down", ref: msg.id, match: "M", retry_after_ms: 60 });
+    else ws.push({ type: "ack", match: "M", id: msg.id, seq: 4 });
+    return true;
+  }));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  await conn.join("M", "tok");
+  assert.equal(await conn.move("M", { type: "pass" }, "a-1"), 4);
+  assert.deepEqual(sentAt.map(([id]) => id), ["a-1", "a-1"]);
+  assert.ok(sentAt[1][1] - sentAt[0][1] >= 55);
+});
