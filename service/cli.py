@@ -116,7 +116,9 @@ def _serve(args: argparse.Namespace) -> int:
     options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits),
                          ws="service.guards:LingeringWebSocketProtocol", ws_per_message_deflate=False,
                          ws_max_size=1 << 20, log_level=args.log_level, lifespan="on",
-                         log_config=log_config, access_log=False)  # the access log is service/access.py
+                         log_config=log_config, access_log=False,  # the access log is service/access.py
+                         # SIGTERM: stop accepting, close WebSockets with 1012 (guards), then this
+                         timeout_graceful_shutdown=limits.drain_s)
     if args.workers < 1:
         print("--workers must be at least 1", file=sys.stderr)
         return 2

@@ -230,6 +230,22 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
         assert self.conn.close_sent is not None
         self.queue.put_nowait({"type": "websocket.disconnect", "code": self.conn.close_sent.code,
                                "reason": self.conn.close_sent.reason})
+        self._close_and_linger()
+
+    def shutdown(self) -> None:
+        """The drain (SIGTERM; uvicorn has already stopped accepting): close with 1012, which
+        tells the client to reconnect at once, to another node if this one is gone (SPEC 8).
+        uvicorn writes that close and shuts the socket in one go, which loses the frame to a
+        reset whenever the client is sending; here it gets the same care as a 1009."""
+        if self.close_sent or not self.handshake_complete:
+            super().shutdown()
+            return
+        self.stop_keepalive()
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_RESTART})
+        self.conn.send_close(CLOSE_RESTART, "server restarting: reconnect")
+        self._close_and_linger()
+
+    def _close_and_linger(self) -> None:
         self.transport.write(b"".join(self.conn.data_to_send()))
         self.close_sent = True
         self._lingering = True
@@ -242,6 +258,7 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
 
 
 LINGER_S = 2.0
+CLOSE_RESTART = 1012  # "service restart" (RFC 6455 registry): reconnect, possibly elsewhere
 
 
 def __getattr__(name: str) -> Any:

@@ -35,6 +35,9 @@ class Limits:
            "(0: acknowledge once the primary has it; see docs/operators.md for the trade-off)")
     wait_timeout_ms: int = _limit(
         1000, "how long WAIT may take before the move is acknowledged anyway (and counted in metrics)")
+    drain_s: float = _limit(
+        10.0, "on SIGTERM the node stops accepting and closes every WebSocket with 1012 (clients reconnect "
+              "elsewhere); then it waits up to this many seconds for requests in flight before it exits")
     # -- what one client address may do ----------------------------------------------------
     matches_per_address_per_minute: int = _limit(
         30, "matches one client address may create per minute (0: no limit)")
