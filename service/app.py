@@ -32,7 +32,7 @@ from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
 from service.guards import install_log_redaction, json_body, seat_token
 from service.limits import Limits
-from service.lobby import Lobby, LobbyError
+from service.lobby import Lobby, LobbyError, open_hand
 from service.narration import names_of, story
 from service.origins import OriginGuard
 from service.runtime import DIVERGED_SEEN
@@ -80,6 +80,7 @@ def _summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         "fixed_chance": fixed, "listed": rec.listed, "state": state, "created": rec.created,
         "seats": [{"seat": s.seat, "taken": s.taken, "name": s.name} for s in rec.seats],
         "seed_sha256": rec.seed_sha256, "forked_from": _public_fork(rec.forked_from),
+        "open_hand": open_hand(rec),
         "turn_seconds": rec.turn_seconds, "absent": rec.absent,
         "bots": [{"seat": seat, "strength": strength} for seat, strength in enumerate(rec.bots or []) if strength is not None],
     }
@@ -291,7 +292,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     async def fork(request: Request) -> Response:
         body = await json_body(request, holder["limits"])
         count_creation(request)
-        rec = await lobby().fork(request.path_params["match"], body.get("seq"))
+        rec = await lobby().fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 
     async def websocket(ws: WebSocket) -> None:

@@ -18,7 +18,9 @@ from typing import Any
 from service import replay
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game, playable
-from service.games.chance import new_seed, seed_commitment
+from service.games.chance import commit_rng, new_seed, seed_commitment
+from service.games.interface import upcast
+from service.games.redealt import REDEAL
 from service.presence import PresencePoller
 from service.runtime import Diverged, MatchRuntime, system_move_id
 from service.settle import settle
@@ -73,6 +75,17 @@ def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
     return out
 
 
+def open_hand(record: MatchRecord) -> bool:
+    """Whether what this fork's seats cannot see may be read in its origin's public log: an
+    exact continuation, or a fork from seq 0 whose options fix chance (a stacked deck), since
+    there is nothing dealt yet to deal again (SPEC 11)."""
+    origin = record.forked_from
+    if not origin:
+        return False
+    fixed = any(k in get_game(record.game).secret_options for k in record.options)
+    return bool(origin.get("exact")) or (origin.get("seq") == 0 and fixed)
+
+
 class Lobby:
     def __init__(self, store: EventStore, idle_seconds: float = 120.0, max_live: int = 0,
                  idle_seat_seconds: float = 0) -> None:
@@ -115,7 +128,8 @@ class Lobby:
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
-                     commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None) -> MatchRecord:
+                     commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None,
+                     seed: str | None = None) -> MatchRecord:
         if not isinstance(game_id, str):
             raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
         if not playable(game_id):
@@ -145,7 +159,7 @@ class Lobby:
         except IllegalMove as exc:
             raise LobbyError(exc.code, exc.message) from None
         strengths = _bot_seats(bots, players)
-        seed = new_seed()
+        seed = seed or new_seed()
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
@@ -164,25 +178,43 @@ class Lobby:
             record = await self.record(record.id)
         return record
 
-    async def fork(self, match_id: str, seq: Any) -> MatchRecord:
-        """A new match that starts from `seq` of a finished match, with fresh seats and seed."""
+    async def fork(self, match_id: str, seq: Any, exact: Any = False) -> MatchRecord:
+        """A new match that starts from `seq` of a finished match, with fresh seats and seed.
+
+        The origin's log is public: a fork that kept its shuffles would be open-handed. So,
+        unless `exact`, its first own commit deals again, under its own committed seed,
+        everything no seat could see (SPEC 11); each seat keeps its hand and the public history.
+        """
+        if not isinstance(exact, bool):
+            raise LobbyError("bad_field", "exact must be true or false")
         source = await self.settled(match_id)
         if not source.finished:
+            # A live match's hidden cards are secret: a fork, whose log is public once it ends,
+            # would publish them while the origin is still being played.
             raise LobbyError("match_live", "only a finished match can be forked", 409)
         last = await self.store.last_seq(match_id)
         if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= last:
             raise LobbyError("bad_field", f"seq must be an integer from 0 to {last}")
         commits = await self.store.read(match_id, 0, seq)
         game = get_game(source.game)
-        state = replay.state_at(source, commits, seq)
+        state = await asyncio.to_thread(replay.state_at, source, commits, seq)
         if seq > 0 and game.status(state)["finished"]:
             raise LobbyError("bad_field", f"the match is already over at seq {seq}; fork from earlier")
-        # The copied commits keep their facts; their move ids belong to the old seats. They are
-        # written with the record, in one transaction: no fork ever exists half-copied.
-        copied = [Commit(seq=c.seq, seat=c.seat, command=c.command, events=c.events, ts=c.ts) for c in commits]
-        return await self.create(source.game, source.players, source.options, source.listed,
-                                 forked_from={"match": match_id, "seq": seq, "seed": source.seed},
-                                 turn_seconds=source.turn_seconds, commits=copied, absent=source.absent)
+        # The copied commits keep their facts (read as the current rules read them, which the
+        # fork is played under); their move ids belong to the old seats. They are written with
+        # the record, in one transaction: no fork ever exists half-copied, nor without its redeal.
+        copied = [Commit(seq=c.seq, seat=c.seat, command=c.command, ts=c.ts,
+                         events=upcast(game, c.events, source.rules_version)) for c in commits]
+        seed = new_seed()
+        if not exact and seq > 0 and game.redeal is not None:
+            command = {"type": REDEAL}
+            events = await asyncio.to_thread(game.decide, state, None, command, commit_rng(seed, seq + 1))
+            copied.append(Commit(seq=seq + 1, seat=None, command=command, events=events,
+                                 move_id=system_move_id(REDEAL), ts=int(time.time() * 1000)))
+        origin = {"match": match_id, "seq": seq, "seed": source.seed, "exact": exact}
+        return await self.create(source.game, source.players, source.options, source.listed, forked_from=origin,
+                                 turn_seconds=source.turn_seconds, commits=copied, absent=source.absent,
+                                 seed=seed)
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from service.games import Game
+from service.games.redealt import REDEAL
 from service.games.words import game_over
 
 log = logging.getLogger("teahouse.narration")
@@ -62,7 +63,9 @@ def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], even
     first: whose time ran out, then what was played for them. `after`, the state the commit
     led to, lets the end of the match be told when the game's events do not tell it."""
     said: list[str] = []
-    if game.narrator is not None:
+    if seat is None and command.get("type") == REDEAL:
+        said = [REDEAL_WORDS]
+    elif game.narrator is not None:
         try:
             said = [s for s in game.narrator.describe_commit(seat, command, events, names) if s]
         except Exception:
@@ -82,6 +85,9 @@ def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], even
 
 
 GAME_OVER = "Game over"
+# A fork's first own commit (SPEC 11), the same words in every game.
+REDEAL_WORDS = ("What no seat could see is dealt again for this fork: every hand stays, and the "
+                "original match's hidden cards no longer tell what comes next.")
 
 
 def _end(game: Game, state: dict[str, Any], result: dict[str, Any], names: list[str]) -> str:

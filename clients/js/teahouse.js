@@ -690,8 +690,11 @@ export class TeahouseClient {
 
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
-  createMatch(game, players, { options = {}, listed = true, turnSeconds = null } = {}) {
-    return this._call("POST", "/api/matches", { game, players, options, listed, turn_seconds: turnSeconds });
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, bots = null } = {}) {
+    // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4)
+    const body = { game, players, options, listed, turn_seconds: turnSeconds };
+    if (bots && bots.length) body.bots = bots;
+    return this._call("POST", "/api/matches", body);
   }
 
   /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the
@@ -737,8 +740,9 @@ export class TeahouseClient {
     return this._call("GET", `/api/matches/${encodeURIComponent(match)}/replay${qs ? "?" + qs : ""}`, undefined, headers);
   }
 
-  /** A new match from commit `seq` of a finished one. */
-  fork(match, seq) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, { seq });
+  /** A new match from commit `seq` of a finished one. The fork deals again what no seat could
+   * see (SPEC 11); `exact` keeps the origin's shuffles instead (an open-hand fork). */
+  fork(match, seq, { exact = false } = {}) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, exact ? { seq, exact: true } : { seq });
   }
 }

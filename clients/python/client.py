@@ -442,8 +442,11 @@ class TeahouseClient:
         headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
         return await self._call("GET", f"/api/matches/{match}/replay", params=params, headers=headers)
 
-    async def fork(self, match: str, seq: int) -> dict[str, Any]:
-        return await self._call("POST", f"/api/matches/{match}/fork", json={"seq": seq})
+    async def fork(self, match: str, seq: int, exact: bool = False) -> dict[str, Any]:
+        """A new match from `seq` of a finished match; `exact` keeps the origin's shuffles
+        (an open-hand continuation) instead of dealing the hidden cards again."""
+        body: dict[str, Any] = {"seq": seq, "exact": True} if exact else {"seq": seq}
+        return await self._call("POST", f"/api/matches/{match}/fork", json=body)
 
     async def aclose(self) -> None:
         await self.http.aclose()

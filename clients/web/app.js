@@ -113,6 +113,10 @@ async function route() {
 
 // -- lobby --------------------------------------------------------------------------------------
 
+// The server's bot strengths (docs/bots.md), for the lobby's seat pickers.
+const BOT_STRENGTHS = [[0, "random"], [1, "greedy"], [2, "search, quick"], [3, "search (default)"],
+  [4, "search, strong"], [5, "search, strongest"]];
+
 async function lobbyScreen() {
   document.title = "Teahouse — lobby";
   const list = await games();
@@ -122,14 +126,32 @@ async function lobbyScreen() {
   const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the server plays the first legal move" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
+  // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
+  const seatsBox = h("div.row", { id: "new-seats" });
+  const seatPickers = [];
+  const drawSeats = () => {
+    const n = Number(players.value) || 0;
+    while (seatPickers.length < n) {
+      const i = seatPickers.length;
+      seatPickers.push(h("select", { id: `new-bot-${i}`, "data-seat": i, "aria-label": `who plays seat ${i}` },
+        h("option", { value: "" }, "a person"),
+        BOT_STRENGTHS.map(([v, text]) => h("option", { value: String(v) }, `bot: ${text}`))));
+    }
+    fill(seatsBox, ...seatPickers.slice(0, n).map((sel, i) => h("label", {}, `Seat ${i}`, sel)));
+  };
+  const pickedBots = () => seatPickers.slice(0, Number(players.value) || 0)
+    .map((sel, seat) => ({ seat, strength: sel.value === "" ? null : Number(sel.value) }))
+    .filter((b) => b.strength !== null);
   const pick = () => {
     const g = list.find((x) => x.id === gameSel.value);
     players.min = g.min_players;
     players.max = g.max_players;
     players.value = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
+    drawSeats();
   };
   gameSel.value = list.some((g) => g.id === "pixies") ? "pixies" : list[0]?.id;
   gameSel.addEventListener("change", pick);
+  players.addEventListener("input", drawSeats);
   pick();
 
   const create = async (ev) => {
@@ -145,8 +167,9 @@ async function lobbyScreen() {
     }
     try {
       const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds });
-      if (sit.checked) {
+      const bots = pickedBots();
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots });
+      if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
       } else {
@@ -203,7 +226,7 @@ async function lobbyScreen() {
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, m.state)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
       h("td", {}, new Date(m.created).toLocaleTimeString()),
       h("td", {}, h("div.row", {}, actions)));
@@ -217,7 +240,8 @@ async function lobbyScreen() {
         h("label", {}, "Options", options),
         h("label", {}, "Turn clock (s)", clock),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
-        h("button", { type: "submit", id: "create-match" }, "Create match"))),
+        h("button", { type: "submit", id: "create-match" }, "Create match")),
+      h("div.row", {}, h("span.muted", {}, "Who plays:"), seatsBox)),
     h("section.panel", {},
       h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
         h("button.secondary.small", { onclick: refresh }, "Refresh")),
@@ -522,6 +546,7 @@ async function matchScreen(matchId, params) {
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
       summary.turn_seconds ? h("span.badge", { title: "the turn clock" }, `${summary.turn_seconds} s per move`) : null,
+      openHandBadge(summary),
       h("span.badge", { id: "seq" }, `seq ${game?.seq ?? "…"}`),
       h("span.badge", { id: "conn-state" }, connState),
       mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
@@ -621,6 +646,12 @@ async function matchScreen(matchId, params) {
 
 // -- replay -------------------------------------------------------------------------------------
 
+/** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */
+function openHandBadge(summary) {
+  if (!summary.open_hand) return null;
+  return h("span.badge.open-hand", { title: "an exact fork: its deck and hidden cards can be read in the original match's log" }, "open hand");
+}
+
 async function replayScreen(matchId, params) {
   const summary = await client.match(matchId);
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
@@ -654,13 +685,16 @@ async function replayScreen(matchId, params) {
   };
   async function fork() {
     try {
-      const m = await client.fork(matchId, seq);
-      toast(`New match ${m.match} from seq ${seq}: take a seat`);
+      const m = await client.fork(matchId, seq, { exact: exactBox.checked });
+      toast(m.open_hand ? `New open-hand match ${m.match} from seq ${seq}: its deck is the original's; take a seat`
+        : `New match ${m.match} from seq ${seq}, the hidden cards dealt again: take a seat`);
       location.hash = `#/match/${m.match}`;
     } catch (err) {
       toast(`Cannot fork: ${explain(err)}`, "error");
     }
   }
+  // An exact fork keeps the original's shuffles, which its public log shows: open hand.
+  const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
   const ctxAt = (frame) => ({ view: frame?.view ?? {}, status: frame?.status ?? {}, seat, names: ns, mode: "replay", last: {} });
   const said = (i) => {
@@ -674,7 +708,9 @@ async function replayScreen(matchId, params) {
     h("div.panel", {},
       h("div.row", {}, h("h1.grow", {}, "Replay: ", gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
         h(`span.badge.${summary.state}`, {}, summary.state),
-        finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq", onclick: fork }, "Fork from here") : null,
+        openHandBadge(summary),
+        finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
+        finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
         h("a.button.small.secondary", { href: `#/match/${matchId}` }, finished ? "Final table" : "Live table")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
         btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),

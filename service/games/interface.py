@@ -122,9 +122,17 @@ class Game:
     evaluate: Callable[[State], list[float]] | None = None
 
     def __post_init__(self) -> None:
+        from service.games import redealt
         from service.games.preamble import guarded  # the preamble imports this module
 
-        object.__setattr__(self, "decide", guarded(self.decide, self.commands, self.status))
+        decide = self.decide
+        if self.redeal is not None:
+            # Every game that can redeal takes the system command a fork begins with (SPEC 11).
+            commands = Commands(self.commands.player, {**self.commands.system, redealt.REDEAL: frozenset()})
+            object.__setattr__(self, "commands", commands)
+            decide = redealt.deciding(decide, self.redeal, self.max_players)
+            object.__setattr__(self, "evolve", redealt.evolving(self.evolve))
+        object.__setattr__(self, "decide", guarded(decide, self.commands, self.status))
 
 
 def fold(game: Game, events: list[Event], state: State, written_under: int | None = None) -> State:

@@ -41,15 +41,18 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     fork = await client.fork(mid, n // 2)
     fid = fork["match"]
     assert fork["forked_from"]["match"] == mid and fork["forked_from"]["seq"] == n // 2
-    assert fork["seed_sha256"] != log["seed_sha256"] and fork["seq"] == n // 2
-    at_fork = await client.replay(fid, n // 2)
-    assert at_fork["view"] == (await client.replay(mid, n // 2))["view"]
+    # its first own commit deals again what no seat saw (SPEC 11): the views stay the origin's
+    assert fork["seed_sha256"] != log["seed_sha256"] and fork["seq"] == n // 2 + 1
+    assert not fork["open_hand"]
+    origin_view = (await client.replay(mid, n // 2))["view"]
+    assert (await client.replay(fid, n // 2))["view"] == origin_view
+    assert (await client.replay(fid, n // 2 + 1))["view"] == origin_view
     # Watched before its seats are taken: the node holds the fork's runtime from here on, and
     # must still learn the names its commits' sentences use.
     watcher = await client.connect().open()
     watching = await watcher.spectate(fid)
     seats, conns, views = await seat_players(client, fid, 2, record=False)
-    assert (await client.match(fid))["seq"] == n // 2, "a fork does not start again"
+    assert (await client.match(fid))["seq"] == n // 2 + 1, "a fork does not start again"
     await asyncio.gather(*[play_resilient(c, fid, random.Random(i)) for i, c in enumerate(conns)])
     flog = await client.log(fid)
     # The copied commits keep their facts; their sentences name the fork's own seats.

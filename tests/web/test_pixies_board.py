@@ -23,8 +23,19 @@ def test_a_whole_pixies_match_by_pointing(pages, api):
     page.wait_for_url(re.compile(r"#/match/[\w-]+$"))
     fork = re.search(r"#/match/([\w-]+)", page.url).group(1)
     assert fork != played.match
-    assert api.get(f"/api/matches/{fork}").json()["forked_from"]["seq"] == at
+    summary = api.get(f"/api/matches/{fork}").json()
+    assert summary["forked_from"]["seq"] == at and summary["open_hand"] is False
     page.wait_for_selector("button.take-seat[data-seat='1']")
     market = [c.get_attribute("data-card") for c in page.locator(".market .card").all()]
     assert market == api.get(f"/api/matches/{played.match}/replay", params={"seq": at}).json()["view"]["market"]
+    assert page.locator(".badge.open-hand").count() == 0
+    # an exact fork keeps the original's shuffles: its page says it is open-handed (SPEC 11)
+    page.goto(f"{str(api.base_url).rstrip('/')}/web/#/replay/{played.match}?seq={at}&seat=spectator")
+    page.check("#replay-fork-exact")
+    page.click("#replay-fork")
+    page.wait_for_url(re.compile(r"#/match/[\w-]+$"))
+    exact = re.search(r"#/match/([\w-]+)", page.url).group(1)
+    assert exact not in (fork, played.match)
+    assert api.get(f"/api/matches/{exact}").json()["open_hand"] is True
+    page.wait_for_selector(".badge.open-hand")
     assert pages.errors == []
