@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from service.games.china.data import HAND_SIZE, MAP_STATUS, MAP_VERSION, PROVINCES
 from service.games.interface import State, View
+from service.games.sharing import Shared, copied_dict, copied_list, sizes
 
 
 def view(state: State, seat: int | None) -> View:
@@ -23,24 +24,30 @@ def view(state: State, seat: int | None) -> View:
         "emperor": state["emperor"],
         "active": state["active"],
         "you": seat,
-        "hand": list(hands[seat]) if seat is not None else None,
-        "hand_sizes": [len(h) for h in hands],
-        "hands": [list(h) for h in hands] if finished else None,
+        "hand": copied_list(hands[seat]) if seat is not None else None,
+        "hand_sizes": sizes(hands),
+        "hands": [copied_list(h) for h in hands] if finished else None,
         "cards_to_take": HAND_SIZE - len(hands[state["active"]]) if state["phase"] == "refill" else 0,
-        "display": list(state["display"]),
+        "display": copied_list(state["display"]),
         "deck_size": len(state["deck"]),
         "generation": state["generation"],
         "end_triggered": state["end_triggered"],
-        "discard": list(state["discard"]),
-        "removed": list(state["removed"]),
-        "houses": dict(state["houses"]),
-        "emissaries": {pid: list(state["emissaries"][pid]) for pid in PROVINCES},
-        "scored": dict(state["scored"]),
-        "supply": [dict(s) for s in state["supply"]],
-        "scores": list(state["scores"]),
+        "discard": copied_list(state["discard"]),
+        "removed": copied_list(state["removed"]),
+        "houses": copied_dict(state["houses"]),
+        "emissaries": _emissaries(state["emissaries"]),
+        "scored": copied_dict(state["scored"]),
+        "supply": _supply(state["supply"]),
+        "scores": copied_list(state["scores"]),
         "final_scoring": state["final_scoring"],
         "result": state["result"],
     }
+
+
+# Built once per state part: an unchanged part is the same object in the next view
+# (service/games/sharing.py).
+_supply = Shared(lambda supply: [copied_dict(s) for s in supply])
+_emissaries = Shared(lambda by_province: {pid: copied_list(by_province[pid]) for pid in PROVINCES})
 
 
 def secrets(state: State, seat: int | None) -> list[str]:

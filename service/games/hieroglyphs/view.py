@@ -15,6 +15,7 @@ from typing import Any
 
 from service.games.hieroglyphs.data import BASE_ROLE, card_char
 from service.games.interface import State, View
+from service.games.sharing import SharedN, copied_dict, copied_list, sizes
 
 
 def view(state: State, seat: int | None) -> View:
@@ -36,25 +37,29 @@ def view(state: State, seat: int | None) -> View:
         "active": state["active"],
         "chooser": state["chooser"],
         "bank": state["bank"],
-        "coins": list(state["coins"]),
-        "positions": list(state["positions"]),
-        "start_bases": list(state["start_bases"]),
-        "hand_counts": [len(h) for h in state["hands"]],
-        "scores": [len(c) for c in state["completed"]],
-        "slots": dict(state["slots"]),
+        "coins": copied_list(state["coins"]),
+        "positions": copied_list(state["positions"]),
+        "start_bases": copied_list(state["start_bases"]),
+        "hand_counts": sizes(state["hands"]),
+        "scores": sizes(state["completed"]),
+        "slots": copied_dict(state["slots"]),
         "deck_count": len(state["deck"]),
         "task_deck_count": len(state["task_deck"]),
         "task_offer": [_task(state, t, me) for t in sorted(state["task_offer"])],
-        "tasks": [None if t is None else {**_task(state, t, me), "attached": list(state["attached"][i])}
+        "tasks": [None if t is None else {**_task(state, t, me), "attached": copied_list(state["attached"][i])}
                   for i, t in enumerate(state["tasks"])],
-        "completed": [[_task(state, t, me) for t in done] for done in state["completed"]],
-        "removed": list(state["removed"]),
+        "completed": _completed(state["content"]["tasks"], state["completed"], state["revealed_tasks"]),
+        "removed": copied_list(state["removed"]),
         "turn": _turn(state, me),
         "result": state["result"],
     }
     if me is not None:
         out["you"] = _private(state, me)
     return out
+
+
+# Built once per state part: an unchanged part is the same object in the next view
+# (service/games/sharing.py).
 
 
 def _back(state: State, char: str) -> dict[str, Any]:
@@ -70,6 +75,17 @@ def _task(state: State, task: str, me: int | None) -> dict[str, Any]:
     return {"id": task, "question": info["question"],
             "answer": info["answer_text"] if open_ else None,
             "pinyin": info["pinyin"] if open_ else None}
+
+
+def _done(tasks: dict[str, Any], done: list[str], revealed: list[str]) -> list[dict[str, Any]]:
+    """Completed tasks: declared, so revealed to everyone (the same for every audience)."""
+    return [{"id": t, "question": tasks[t]["question"],
+             "answer": tasks[t]["answer_text"] if t in revealed else None,
+             "pinyin": tasks[t]["pinyin"] if t in revealed else None} for t in done]
+
+
+_done_shared = SharedN(_done)
+_completed = SharedN(lambda tasks, completed, revealed: [_done_shared(tasks, done, revealed) for done in completed])
 
 
 def _turn(state: State, me: int | None) -> dict[str, Any]:
@@ -95,10 +111,10 @@ def _turn(state: State, me: int | None) -> dict[str, Any]:
         "stop": turn["stop"],
         "actions": turn["actions"],
         "next_price": turn["actions"],
-        "blasted": list(turn["blasted"]),
+        "blasted": copied_list(turn["blasted"]),
         "pool_count": None if turn["pool"] is None else len(turn["pool"]),
         "studied": turn["studied"],
-        "spy_swaps": list(turn["spy_swaps"]),
+        "spy_swaps": copied_list(turn["spy_swaps"]),
         "declarations": [
             {"task": _task(state, d["task"], me), "order": list(d["order"]), "correct": d["correct"]}
             for d in turn["declarations"]
@@ -109,7 +125,7 @@ def _turn(state: State, me: int | None) -> dict[str, Any]:
 def _private(state: State, me: int) -> dict[str, Any]:
     mine: dict[str, Any] = {
         "seat": me,
-        "hand": list(state["hands"][me]),
+        "hand": copied_list(state["hands"][me]),
         "pool": None,
         "learned": {ch: _back(state, ch) for ch in sorted({card_char(c) for c in state["studied"][me]})},
         "opponents_hands": None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from service.games.interface import State, View
 from service.games.pixies.rules import status, to_act
+from service.games.sharing import Shared, copied_list
 
 
 def view(state: State, seat: int | None) -> View:
@@ -22,15 +23,15 @@ def view(state: State, seat: int | None) -> View:
         "turn": state["turn"],
         "first_player": state["first_player"],
         "turn_first_player": state["turn_first"],
-        "pick_order": list(state["pick_order"]),
+        "pick_order": copied_list(state["pick_order"]),
         "picks_made": state["picks_made"],
         "to_act": to_act(state),
         "last_turn": state["last_turn"],
         "deck_count": len(state["deck"]),
-        "market": list(state["market"]),
-        "areas": [[_cell(cell) for cell in area] for area in state["areas"]],
-        "totals": list(state["totals"]),
-        "round_scores": [[dict(score) for score in scores] for scores in state["round_scores"]],
+        "market": copied_list(state["market"]),
+        "areas": _areas(state["areas"]),
+        "totals": copied_list(state["totals"]),
+        "round_scores": _round_scores(state["round_scores"]),
         "result": status(state)["result"],
     }
 
@@ -39,6 +40,14 @@ def _cell(cell: dict[str, str | None]) -> dict[str, object]:
     """A cell as seen from the table: a face-down card is a back, never its id.
     A cell with both a card and a face-down card is a validated pair."""
     return {"card": cell["up"], "face_down": cell["down"] is not None}
+
+
+# Built once per state part: an unchanged part is the same object in the next view
+# (service/games/sharing.py).
+_area = Shared(lambda area: [_cell(cell) for cell in area])
+_areas = Shared(lambda areas: [_area(area) for area in areas])
+_scores = Shared(lambda scores: [dict(score) for score in scores])
+_round_scores = Shared(lambda rounds: [_scores(scores) for scores in rounds])
 
 
 def secrets(state: State, seat: int | None) -> list[str]:
