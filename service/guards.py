@@ -17,6 +17,7 @@ import orjson
 from starlette.requests import ClientDisconnect, Request
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 from service.limits import Limits
 from service.lobby import LobbyError
@@ -238,7 +239,11 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
         uvicorn writes that close and shuts the socket in one go, which loses the frame to a
         reset whenever the client is sending; here it gets the same care as a 1009."""
         if self.close_sent or not self.handshake_complete:
-            super().shutdown()
+            super().shutdown()  # uvicorn's: a close under way finishes; a half-done handshake gets a 500
+            return
+        if self.conn.state is not State.OPEN:  # the client is closing at this very moment
+            self.stop_keepalive()
+            self.transport.close()
             return
         self.stop_keepalive()
         self.queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_RESTART})

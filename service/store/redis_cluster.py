@@ -122,6 +122,18 @@ class ClusterStore(RedisStore):
                 self.reachability.ok()
                 return out
 
+    async def ping(self) -> None:
+        """Every master answers, now (no retry: /health/ready wants the present state; during a
+        failover the node is not ready until the replica has taken over)."""
+        try:
+            await self._r.ping(target_nodes=RedisCluster.PRIMARIES)
+        except Exception as exc:
+            transient = _as_transient(exc)
+            if not isinstance(transient, TRANSIENT):
+                raise
+            self.reachability.failed(transient)
+            raise StoreUnavailable(f"Redis Cluster did not answer a ping ({type(exc).__name__}: {exc})") from exc
+
     # -- matches ---------------------------------------------------------------------------
     async def create_match(self, record: MatchRecord, commits: Sequence[Commit] = ()) -> None:
         await self._retry(self._create_keys, record, commits)

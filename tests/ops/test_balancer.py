@@ -23,4 +23,5 @@ async def test_a_node_killed_behind_haproxy_loses_no_acknowledged_move(tmp_path)
     assert result.resumes, "the killed node held some of the clients"
     assert result.lost == 0, result.line()
     assert set(result.errors) <= {"store_unavailable", "busy"}, result.errors
+    assert not result.tracebacks, "\n\n".join(result.tracebacks)
     assert max(result.resumes) < 15 and percentile(result.resumes, 0.5) < 5, result.line()

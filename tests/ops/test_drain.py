@@ -25,3 +25,4 @@ async def test_sigterm_closes_every_socket_with_1012_and_clients_resume_elsewher
     assert set(result.close_codes) == {1012}, f"every socket of the node was closed with 1012: {result.close_codes}"
     assert result.lost == 0, result.line()
     assert set(result.errors) <= {"store_unavailable", "busy"}, result.errors
+    assert not result.tracebacks, "\n\n".join(result.tracebacks)

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 
 from clients.python import TeahouseClient
-from tests.support.failover import Run, count_lost, percentile
+from tests.support.failover import Run, count_lost, percentile, tracebacks
 from tests.support.redis_server import RedisServer, free_port
 from tests.support.server import ServerProcess
 
@@ -100,6 +100,7 @@ class BalancerResult:
     close_codes: dict[int | None, int]  # how the sockets ended (None: no close frame, a crash)
     exit_code: int | None  # SIGTERM: the node's exit code, and how long it took to exit
     exit_s: float | None
+    tracebacks: list[str]  # in the nodes' logs: failures nobody handled
 
     def line(self) -> str:
         how = "kill -9" if self.signal == "KILL" else f"SIGTERM (exit {self.exit_code} after {self.exit_s:.1f} s)"
@@ -107,7 +108,8 @@ class BalancerResult:
                 f"({self.acked_before_kill} before the kill), {self.lost} acked moves lost; "
                 f"{len(self.resumes)} clients resumed through the balancer, resume p50 "
                 f"{percentile(self.resumes, 0.5):.2f} s, max {max(self.resumes, default=0):.2f} s; "
-                f"close codes {self.close_codes}; errors seen: {self.errors or 'none'}")
+                f"close codes {self.close_codes}; errors seen: {self.errors or 'none'}; "
+                f"{len(self.tracebacks)} tracebacks in the nodes' logs")
 
 
 async def kill_a_node_behind_the_balancer(workdir: Path, matches: int = 6, game: str = "hieroglyphs",
@@ -146,7 +148,8 @@ async def kill_a_node_behind_the_balancer(workdir: Path, matches: int = 6, game:
         await run.finish()
         lost = await count_lost(redis.url, ledger)
         return BalancerResult(signal, matches, ledger.count(), acked_before, lost, list(ledger.reconnects),
-                              dict(ledger.errors), dict(ledger.close_codes), exit_code, exit_s)
+                              dict(ledger.errors), dict(ledger.close_codes), exit_code, exit_s,
+                              tracebacks(*(n.log_text() for n in nodes)))
     finally:
         if run is not None:
             await run.close()

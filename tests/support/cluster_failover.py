@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clients.python import TeahouseClient
-from tests.support.failover import Run, count_lost
+from tests.support.failover import Run, count_lost, tracebacks
 from tests.support.redis_cluster import LocalCluster
 from tests.support.server import ServerProcess
 
@@ -27,12 +27,14 @@ class FailoverResult:
     diverged: int  # matches stopped as `diverged` (their log lost commits a node had seen)
     resumed_s: float  # from the kill to the first ack of a move sent after it, on the killed master's matches
     errors: Counter[str]
+    tracebacks: list[str]  # in the node's log: failures nobody handled
 
     def line(self) -> str:
         return (f"cluster failover, wait_replicas={self.wait_replicas}: {self.acked} moves acked "
                 f"({self.acked_before_kill} before the kill), {self.on_killed_master} matches on the killed "
                 f"master, {self.lost} acked moves lost, {self.diverged} matches diverged, play resumed "
-                f"{self.resumed_s:.1f} s after the kill; errors seen: {dict(self.errors) or 'none'}")
+                f"{self.resumed_s:.1f} s after the kill; errors seen: {dict(self.errors) or 'none'}; "
+                f"{len(self.tracebacks)} tracebacks in the node's log")
 
 
 async def kill_a_master_mid_play(workdir: Path, wait_replicas: int, matches: int = 6,
@@ -64,7 +66,8 @@ async def kill_a_master_mid_play(workdir: Path, wait_replicas: int, matches: int
         lost = await count_lost(cluster.url, ledger)
         return FailoverResult(wait_replicas, ledger.count(), acked_before, len(doomed),
                               lost, len(ledger.diverged),
-                              (min(first) - killed_at) if first else float("nan"), ledger.errors)
+                              (min(first) - killed_at) if first else float("nan"), ledger.errors,
+                              tracebacks(server.log_text()))
     finally:
         if run is not None:
             await run.close()

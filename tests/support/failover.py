@@ -218,6 +218,17 @@ async def count_lost(store_url: str, ledger: Ledger) -> int:
         await store.close()
 
 
+def tracebacks(*logs: str) -> list[str]:
+    """Each traceback in the logs (to its first line that does not start with a space)."""
+    out = []
+    for text in logs:
+        for chunk in text.split("Traceback (most recent call last):")[1:]:
+            lines = chunk.splitlines()
+            end = next((i for i, line in enumerate(lines[1:], 1) if line and not line.startswith(" ")), len(lines) - 1)
+            out.append("\n".join(lines[:end + 1]))
+    return out
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
