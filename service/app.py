@@ -407,12 +407,17 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
     # now (its buffer is full) or another ASGI server.
     write_now: Callable[[bytes, bool], bool] | None = (ws.scope.get("extensions") or {}).get(WRITE_EXTENSION)
 
+    # While this connection's own request is handled, its answers wait for the writer task, as
+    # before: written < answered is how a pipelined request is told (Session.handle), and
+    # requests read in one go must not look answered one by one.
+    handling = False
+
     def wake() -> None:
         nonlocal writer
         if writer is not None or closing.done():
             return
         outbox = session.outbox
-        if write_now is not None:
+        if write_now is not None and not handling:
             while outbox and write_now(outbox[0], binary):
                 del outbox[0]
                 session.written += 1
@@ -429,6 +434,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
     metrics.CONNECTIONS.inc()
 
     async def reader() -> None:
+        nonlocal handling
         while True:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
@@ -436,7 +442,11 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
             frame = msg.get("bytes")
             if frame is None:
                 frame = msg.get("text") or ""
-            await session.handle(frame)
+            handling = True
+            try:
+                await session.handle(frame)
+            finally:
+                handling = False
 
     # The reader runs in this task and the idle check is a timer, not tasks of their own: a
     # task and its coroutine cost ~1 KiB each on every idle connection. A cut cancels this
