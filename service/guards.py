@@ -348,7 +348,9 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
             # The ASGI scope's copy (~1 KiB): read by the origin check and the subprotocol
             # negotiation, both before the accept; emptied in place, as the middlewares'
             # suspended frames hold the same list.
-            self.scope["headers"].clear()  # type: ignore[union-attr]
+            headers = self.scope["headers"]
+            if isinstance(headers, list):
+                headers.clear()
 
     def data_received(self, data: bytes) -> None:
         if self._lingering:
