@@ -13,8 +13,9 @@ one string, appended to the key table. Any other op addresses the path made of t
 then carry the value. A path element >= 0 is a list index; a negative one -1 - k names the
 map key at index k of the key table. Inside values every map key is a key index k (an integer
 in msgpack; its decimal string in JSON, whose keys are strings). An array in place of a header
-is the patch's `said` (its sentences, positional: the word "said" is not sent); a map there
-ends the stream: the patch message's other fields.
+is the patch's `said` (its sentences, positional: the word "said" is not sent); inside it, an
+integer k is the sentence at index k of the key table (interned like a key: a sentence the
+match says again costs one index); a map there ends the stream: the patch message's other fields.
 
 The key table belongs to one audience of one match and only grows; it starts with the keys of
 the document the audience was first shown, and every key a patch needs that it lacks is
@@ -97,8 +98,11 @@ class _Packer:
         return value
 
 
-def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable) -> list[Any]:
-    """The v2 form of a v1 `patch` message; interns into `table` what it must."""
+def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
+                  said_before: set[str] | frozenset[str] = frozenset()) -> list[Any]:
+    """The v2 form of a v1 `patch` message; interns into `table` what it must. A sentence of
+    `said` already in the table is sent as its index; one in `said_before` (said by an earlier
+    commit of the match) is interned first; any other is sent as it is."""
     out: list[Any] = [PATCH, ref, seq]
     packer = _Packer(table, out)
     prev: list[Any] = []
@@ -117,11 +121,17 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable) 
         prev = path
     said = message.get("said")
     if said is not None:
-        out.append(said)
+        out.append([_sentence(packer, s, said_before) for s in said])
     extras = {k: v for k, v in message.items() if k not in _PATCH_FIELDS and k != "said"}
     if extras:
         out.append(extras)
     return out
+
+
+def _sentence(packer: _Packer, sentence: str, said_before: set[str] | frozenset[str]) -> str | int:
+    if sentence in packer.table.index or sentence in said_before:
+        return packer.key(sentence)
+    return sentence
 
 
 def compact_ack(ref: int, seq: int, move_id: str) -> list[Any]:
@@ -165,7 +175,7 @@ class Expander:
         while i < n:
             h = msg[i]
             if isinstance(h, list):  # said: after it, only the extras map may follow
-                out["said"] = h
+                out["said"] = [_said(x, table) for x in h]
                 i += 1
                 if i < n and not (i + 1 == n and isinstance(msg[i], dict)):
                     raise PatchError("only the extras map may follow a patch's said")
@@ -207,6 +217,14 @@ def _element(p: Any, table: KeyTable) -> str | int:
     if -p > len(table.keys):
         raise PatchError(f"key index {-1 - p} is not in the key table")
     return table.keys[-1 - p]
+
+
+def _said(x: Any, table: KeyTable) -> str:
+    if isinstance(x, str):
+        return x
+    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < len(table.keys):
+        raise PatchError(f"a sentence must be a string or a key index, not {x!r:.40}")
+    return table.keys[x]
 
 
 def unpack_value(value: Any, keys: list[str]) -> Any:

@@ -26,6 +26,8 @@ from service.games import Game
 Audience = int | None
 # How many past patches each audience keeps for a reconnecting client's resync.
 RECENT = 256
+# How many distinct sentences a match remembers for v2's interning of repeated ones.
+SAID_KEPT = 512
 
 
 class Frame:
@@ -65,6 +67,8 @@ class Projection:
         self.match_id = match_id
         self.ref = ref  # the match's number in protocol v2 frames (unique on this node)
         self._audiences: dict[Audience, AudienceProjection] = {}
+        # Sentences this match has said (bounded): v2 interns one when it is said again.
+        self._said: set[str] = set()
 
     def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
         return {"view": self.game.view(state, audience), "status": self.game.status(state)}
@@ -94,10 +98,14 @@ class Projection:
         for audience, ap in self._audiences.items():
             doc = self.document(state, audience)
             message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
-            frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys))
+            frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, self._said))
             ap.doc, ap.seq, ap._full = doc, seq, None
             ap.recent.append((seq, frame))
             frames[audience] = frame
+        if said:
+            if len(self._said) > SAID_KEPT:
+                self._said.clear()
+            self._said.update(said)
         return frames
 
     def since(self, audience: Audience, seq: int, encoding: str = "msgpack") -> list[Frame] | None:

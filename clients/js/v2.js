@@ -5,7 +5,8 @@
 //   op header H: kind = H % 4 (add, remove, replace, intern), keep = H >> 2 & 7, fresh = H >> 5;
 //   path elements: i >= 0 an array index, -1 - k the key table's key k; inside values every
 //   map key is a key index (a number in msgpack, its decimal string in JSON). An array where a
-//   header would stand is the patch's `said`; a map there holds its other fields; both end the ops.
+//   header would stand is the patch's `said` (an integer in it is the key table's sentence k);
+//   a map there holds its other fields; both end the ops.
 
 export const PATCH = 0;
 export const ACK = 1;
@@ -52,7 +53,11 @@ export class Expander {
     while (i < n) {
       const h = msg[i];
       if (Array.isArray(h)) {
-        out.said = h;
+        out.said = h.map((x) => {
+          if (typeof x === "string") return x;
+          if (!isInt(x) || x < 0 || x >= keys.length) throw new V2Error(`a sentence must be a string or a key index, not ${x}`);
+          return keys[x];
+        });
         i += 1;
         if (i < n && !(i + 1 === n && isMap(msg[i]))) throw new V2Error("only the extras map may follow a patch's said");
         continue;

@@ -85,7 +85,26 @@ def test_said_is_a_trailing_array_and_other_fields_ride_in_the_trailing_map():
         "said": [], "final": True}
 
 
+def test_a_sentence_said_again_is_interned_then_sent_as_its_index():
+    # SPEC 12.3: inside said, an integer k is the key table's entry k.
+    table = KeyTable(["view"])
+    ex = Expander()
+    ex.expand({"type": "view", "match": "m", "seq": 1, "seat": None, "doc": {"view": 0}, "ref": 2, "keys": ["view"]})
+    said: set[str] = set()
+    frames = []
+    for seq in (2, 3, 4):
+        message = {"type": "patch", "match": "m", "seq": seq, "ops": [], "said": ["Ana passes.", f"turn {seq}"]}
+        frames.append(compact_patch(2, seq, message, table, said))
+        assert ex.expand(decode(encode(frames[-1], "v2.json"), "v2.json")) == message
+        said.update(message["said"])
+    assert frames[0] == [0, 2, 2, ["Ana passes.", "turn 2"]]  # first said: as it is
+    assert frames[1] == [0, 2, 3, 3, "Ana passes.", [1, "turn 3"]]  # said again: interned
+    assert frames[2] == [0, 2, 4, [1, "turn 4"]]  # and then one index
+
+
 @pytest.mark.parametrize("frame", [
+    [0, 2, 4, [5]],  # a sentence index outside the table
+    [0, 2, 4, [True]],  # neither a string nor an index
     [0, 2, 4, ["a"], 34, -1, 2],  # an op after said
     [0, 2, 4, ["a"], ["b"]],  # said twice
     [0, 2, 4, {"x": 1}, 34, -1, 2],  # an op after the extras map

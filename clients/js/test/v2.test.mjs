@@ -53,7 +53,10 @@ test("said is a trailing array; other patch fields ride in the trailing map", ()
     said: ["Ana played the red 3."] });
   assert.deepEqual(ex.expand([0, 2, 4, 34, -1, 2, [], { final: true }]), { type: "patch", match: "m", seq: 4,
     ops: [{ op: "replace", path: ["view"], value: 2 }], said: [], final: true });
-  for (const frame of [[0, 2, 5, ["a"], 34, -1, 2], [0, 2, 5, ["a"], ["b"]], [0, 2, 5, { x: 1 }, 34, -1, 2]]) {
+  // A sentence said again is interned like a key and then sent as its index.
+  assert.deepEqual(ex.expand([0, 2, 5, 3, "Ana passes.", [1, "Bo passes."]]).said, ["Ana passes.", "Bo passes."]);
+  assert.deepEqual(ex.expand([0, 2, 6, [1]]).said, ["Ana passes."]);
+  for (const frame of [[0, 2, 5, ["a"], 34, -1, 2], [0, 2, 5, ["a"], ["b"]], [0, 2, 5, { x: 1 }, 34, -1, 2], [0, 2, 7, [9]], [0, 2, 7, [-1]]]) {
     assert.throws(() => ex.expand(frame), V2Error, JSON.stringify(frame));
   }
 });
