@@ -67,7 +67,7 @@ def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: in
         msg = msgpack.unpackb(raw, raw=False, strict_map_key=False)
         # protocol v2 sends patches and acks as arrays [kind, ref, seq, ...] (SPEC §12)
         seq = msg.get("seq") if isinstance(msg, dict) else msg[2]
-        told = expander.expand(msg)  # as v1 maps: a v2 patch carries `said` in its trailing map
+        told = expander.expand(msg)  # as v1 maps: a v2 patch carries `said` as its trailing array
         if not isinstance(seq, int) or seq >= len(states):
             continue
         state = states[seq]
