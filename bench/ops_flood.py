@@ -8,7 +8,7 @@ what comes back; meanwhile `--matches` 2-player Pixies matches are played by cli
 each move (send -> ack). Run twice: with the default limits, and with the request rate, the byte
 budget and paging switched off (TEAHOUSE_REQUESTS_PER_SECOND=0, TEAHOUSE_OUTBOUND_BYTES_PER_SECOND=0,
 TEAHOUSE_LEGAL_MOVES_PAGE=0). The per-seq cache of legal moves is not a limit and stays on in both.
-Prints, per run: the other matches' move latency p50/p99/max and moves played, and what the
+A third run without the flooder gives the machine's floor. Prints, per run: the other matches' move latency p50/p99/max and moves played, and what the
 flooder was sent (bytes, legal_moves answers, rate_limited refusals).
 """
 
@@ -146,7 +146,7 @@ def p(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000)[int(q * 1000) - 1] * 1000 if len(values) > 10 else float("nan")
 
 
-def run(label: str, env: dict[str, str], args: argparse.Namespace) -> None:
+def run(label: str, env: dict[str, str], args: argparse.Namespace, flood: bool = True) -> None:
     saved = {k: os.environ.get(k) for k in OFF}
     os.environ.update(env)
     # the server runs this checkout's code (the venv's editable install may point at another)
@@ -156,11 +156,13 @@ def run(label: str, env: dict[str, str], args: argparse.Namespace) -> None:
         mid, tokens = seat_up(server.url, "khan")
         out: multiprocessing.Queue = multiprocessing.Queue()
         proc = multiprocessing.Process(target=flooder, args=(server.ws_url, mid, tokens, args.seconds + 2, out))
-        proc.start()
-        time.sleep(2)  # the flood is under way before the matches start
+        if flood:
+            proc.start()
+            time.sleep(2)  # the flood is under way before the matches start
         lat = asyncio.run(players(server.url, server.ws_url, args.matches, args.seconds))
-        sent, answers, refused = out.get(timeout=60)
-        proc.join(10)
+        sent, answers, refused = out.get(timeout=60) if flood else (0, 0, 0)
+        if flood:
+            proc.join(10)
         print(f"{label:<12} other matches' moves: {len(lat):>6}  p50 {p(lat, 0.5):7.1f} ms  p99 {p(lat, 0.99):7.1f} ms  "
               f"max {max(lat) * 1000 if lat else float('nan'):7.1f} ms | flooder sent {sent / 2**20:8.1f} MiB in "
               f"{answers} legal_moves answers, {refused} rate_limited refusals ({args.seconds + 2:g} s)", flush=True)
@@ -179,6 +181,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15)
     ap.add_argument("--store", default="sqlite")
     args = ap.parse_args()
+    run("no flood", {}, args, flood=False)  # the floor this machine gives, for comparison
     run("limits on", {}, args)
     run("limits off", OFF, args)
 

@@ -25,7 +25,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
-from service import admin, replay, retention
+from service import admin, logs, metrics, replay, retention
+from service.access import AccessLog
 from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
@@ -123,6 +124,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         holder["store"], holder["lobby"] = s, Lobby(s, max_live=lim.live_matches_per_node,
                                                   idle_seat_seconds=lim.idle_seat_seconds)
         holder["lobby"].start()
+        logs.set_node(holder["lobby"].node)
+        _watch_gauges(holder["lobby"])
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
             name="retention") if lim.retention_days else None
@@ -144,6 +147,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
 
     def handles_errors(fn):
         async def endpoint(request: Request) -> Response:
+            logs.MATCH.set(request.path_params.get("match"))  # named in this request's log lines
             try:
                 return await fn(request)
             except LobbyError as exc:
@@ -308,7 +312,11 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         finally:
             connections.close(address)
 
+    async def metrics_route(request: Request) -> Response:
+        return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
+
     routes = [
+        Route("/metrics", metrics_route),
         Route("/health", ready),
         Route("/health/live", live),
         Route("/health/ready", ready),
@@ -334,8 +342,18 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         ]
     if (JS / "teahouse.js").exists():
         routes.append(Mount("/js", StaticFiles(directory=JS), name="js"))
-    # Browsers: CORS for allowed origins, other origins refused (HTTP and WebSocket alike).
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(OriginGuard, origins=lim.cors_origins)])
+    # Browsers: CORS for allowed origins, other origins refused (HTTP and WebSocket alike); the
+    # access log outside it, so that refusals are logged too.
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(AccessLog), Middleware(OriginGuard, origins=lim.cors_origins)])
+
+
+def _watch_gauges(lobby: Lobby) -> None:
+    """The gauges that count what the node holds, read at each scrape of /metrics."""
+    metrics.watch(metrics.LOADED_MATCHES, lambda: lobby.live_count)
+    metrics.watch(metrics.AUDIENCES, lambda: sum(len(rt.watchers) for rt in lobby.loaded()))
+    metrics.watch(metrics.WATCHERS, lambda: sum(len(group) for rt in lobby.loaded() for group in rt.watchers.values()))
+    metrics.watch(metrics.DIVERGED_MATCHES, lambda: len(DIVERGED_SEEN))
 
 
 def app_from_env() -> Starlette:
@@ -395,6 +413,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
 
     session = Session(lobby, encoding, on_cut, limits)
     session.wake = wake
+    metrics.CONNECTIONS.inc()
 
     async def reader() -> None:
         while True:
@@ -434,3 +453,4 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         session.leave_all()
+        metrics.CONNECTIONS.dec()

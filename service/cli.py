@@ -31,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="sqlite:PATH (default: sqlite:teahouse-data), redis://HOST:PORT/DB, or "
                             "redis+cluster://HOST:PORT[,HOST:PORT...] (seed nodes of a Redis Cluster)")
     serve.add_argument("--log-level", default="warning")
+    serve.add_argument("--log-format", choices=("json", "text"), default=os.environ.get("TEAHOUSE_LOG_FORMAT"),
+                       help="one JSON object per line, or text (default: $TEAHOUSE_LOG_FORMAT, else text on a "
+                            "terminal and json otherwise; docs/operators.md, Logs)")
+    serve.add_argument("--no-access-log", dest="access_log", action="store_false",
+                       help="do not log a line per HTTP request and per WebSocket session")
     serve.add_argument("--workers", type=int, default=1,
                        help="server processes sharing the port and the store (N > 1 needs a redis:// store)")
     serve.add_argument("--bench-games", action="store_true",
@@ -97,14 +102,21 @@ def _serve(args: argparse.Namespace) -> int:
 
         enable_bench_games()
 
+    import logging
+    import logging.config
+
+    from service import logs
     from service.app import create_app
     from service.guards import guarded_http
 
+    log_config = logs.config(args.log_format or logs.default_format(), args.log_level, args.access_log)
+    logging.config.dictConfig(log_config)
     limits = Limits.from_sources(args)
     # uvicorn's protocols with deadlines for slow requests and a close that is not lost (guards)
     options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits),
                          ws="service.guards:LingeringWebSocketProtocol", ws_per_message_deflate=False,
                          ws_max_size=1 << 20, log_level=args.log_level, lifespan="on",
+                         log_config=log_config, access_log=False,  # the access log is service/access.py
                          # SIGTERM: stop accepting, close WebSockets with 1012 (guards), then this
                          timeout_graceful_shutdown=limits.drain_s)
     if args.workers < 1:
@@ -117,9 +129,9 @@ def _serve(args: argparse.Namespace) -> int:
         print("--workers N > 1 needs a shared store (redis://...); the SQLite store serves one process",
               file=sys.stderr)
         return 2
-    print(f"Teahouse serving on http://{args.host}:{args.port} (store: {args.store}"
-          f"{f', {args.workers} processes' if args.workers > 1 else ''}); "
-          f"WebSocket ws://{args.host}:{args.port}/ws", flush=True)
+    logging.getLogger("teahouse.serve").info(
+        "Teahouse serving on http://%s:%d (store: %s%s); WebSocket ws://%s:%d/ws", args.host, args.port,
+        args.store, f", {args.workers} processes" if args.workers > 1 else "", args.host, args.port)
     if args.workers == 1:
         uvicorn.run(create_app(store_url=args.store, limits=limits), **options)
         return 0

@@ -121,6 +121,10 @@ class Lobby:
     def live_count(self) -> int:
         return len(self._live)
 
+    def loaded(self) -> list[MatchRuntime]:
+        """The match runtimes this node holds now."""
+        return list(self._live.values())
+
     # -- creating ------------------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,

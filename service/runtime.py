@@ -18,6 +18,7 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from protocol import messages
+from service import logs, metrics
 from service.bots import DEFAULT_STRENGTH, bot_rng
 from service.bots import pool as bot_pool
 from service.games import Game, IllegalMove, fold, get_game
@@ -146,6 +147,7 @@ class MatchRuntime:
         """Apply commits written by any node (this one included; those are skipped). While the
         store is unreachable, try again with a growing wait (at most 2 s): when it is back the
         tail restarts from this runtime's seq and catches up, with no help from anyone."""
+        logs.MATCH.set(self.id)  # this task's log lines name the match
         backoff = Backoff()
         while not self.closed:
             try:
@@ -223,17 +225,17 @@ class MatchRuntime:
             except StoreUnavailable:
                 continue
 
-    async def _submit_while_at(self, seq: int, seat: int, command: dict[str, Any], move_id: str) -> None:
+    async def _submit_while_at(self, seq: int, seat: int, command: dict[str, Any], move_id: str) -> bool:
         """The server's own move for `seq`: while the store is unreachable, try again (with a
-        growing wait) as long as the match is still at `seq` here."""
+        growing wait) as long as the match is still at `seq` here. True once committed."""
         backoff = Backoff()
         while True:
             try:
                 await self.submit(seat, command, move_id, at_seq=seq)
-                return
+                return True
             except StoreUnavailable:
                 if self.seq != seq or self.closed:
-                    return
+                    return False
                 await asyncio.sleep(backoff.delay())
 
     # -- bots at the table ----------------------------------------------------------------
@@ -260,6 +262,7 @@ class MatchRuntime:
         """Think off the event loop, then commit the move for `seat` if the match is still at
         `seq`. The move id (`sys:bot:` or `sys:clock:` + seq + seat) marks it in the log as played for
         the seat, and makes it commit once whichever node gets there first."""
+        logs.MATCH.set(self.id)
         try:
             try:
                 command: dict[str, Any] | None = (await bot_pool.think(
@@ -274,7 +277,8 @@ class MatchRuntime:
                 return
             if command is not None:
                 try:
-                    await self._submit_while_at(seq, seat, command, system_move_id(mark, seq, seat))
+                    if await self._submit_while_at(seq, seat, command, system_move_id(mark, seq, seat)) and mark == "bot":
+                        metrics.BOT_MOVES.inc()
                     return
                 except IllegalMove:
                     log.error("bot for %s seat %d chose an illegal move at seq %d", self.id, seat, seq)
@@ -282,7 +286,8 @@ class MatchRuntime:
             moves = self.game.legal_moves(self.state, seat)
             if moves:
                 fallback = bot_rng(self.record.bot_seed or "", "fallback", seq, seat).choice(moves)
-                await self._submit_while_at(seq, seat, fallback, system_move_id(mark, seq, seat))
+                if await self._submit_while_at(seq, seat, fallback, system_move_id(mark, seq, seat)) and mark == "bot":
+                    metrics.BOT_MOVES.inc()
         except (IllegalMove, Busy):
             pass  # the match moved on while the bot thought; the new seq wakes it again
         except asyncio.CancelledError:
@@ -347,7 +352,10 @@ class MatchRuntime:
             self._clock_task = asyncio.create_task(self._expire(self.seq, deadline), name=f"clock {self.id}")
 
     async def _expire(self, seq: int, deadline: int) -> None:
+        logs.MATCH.set(self.id)
         await asyncio.sleep(max(0.0, deadline / 1000 - time.time()))
+        if self.seq == seq and not self.closed:
+            metrics.CLOCK_EXPIRIES.inc()
         # Until the state moves on, keep trying: a clock that gives up stops the match for ever.
         while self.seq == seq and not self.closed:
             try:
@@ -379,6 +387,7 @@ class MatchRuntime:
         """Decide, append and apply one command; return its seq or raise IllegalMove/Busy.
         `at_seq`: the server's own moves (clock, bots) were chosen for that seq only."""
         key = (seat, move_id) if move_id is not None else None
+        arrived = time.perf_counter()
         async with self.lock:
             if self.diverged is not None:
                 raise Diverged(self.id)
@@ -404,7 +413,10 @@ class MatchRuntime:
                 c = Commit(seq=self.seq + 1, seat=seat, command=normalized(self.game.commands, seat, command),
                            events=events, move_id=move_id, ts=int(time.time() * 1000))
                 try:
+                    started = time.perf_counter()
                     await self.store.append(self.id, c)
+                    metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
+                    metrics.COMMITS.labels(self.game.id).inc()
                 except Conflict:
                     before = self.seq
                     await self._catch_up()  # another node won this seq: decide again on its result
@@ -418,7 +430,8 @@ class MatchRuntime:
                             await self._diverge(last)
                             raise Diverged(self.id) from None
                     continue
-                await self._apply(c)
+                await self._apply(c)  # the patches are queued for every watcher here
+                metrics.FANOUT_SECONDS.observe(time.perf_counter() - arrived)
                 return c.seq
             raise Busy(f"{self.id}: gave up after {DECIDE_ATTEMPTS} conflicting appends")
 

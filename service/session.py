@@ -20,6 +20,7 @@ from protocol import messages
 from protocol.codec import decode, encode
 from protocol.errors import ProtocolError
 from protocol.v2 import compact_ack
+from service import logs, metrics
 from service.games import GAMES, IllegalMove
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError
@@ -93,6 +94,7 @@ class Session:
                 self.wake()
         else:
             self.cut = True
+            metrics.OUTBOX_CUTS.inc()
             # Not now: we may be inside a broadcast, and leaving broadcasts presence, which
             # may cut the next full outbox, and so on down the stack.
             asyncio.get_running_loop().call_soon(self.leave_all)
@@ -118,6 +120,7 @@ class Session:
                 ref = ref if isinstance(ref, str) else None
                 named = raw.get("match")
                 match = named if isinstance(named, str) and len(named) <= messages.MATCH_ID_MAX else None
+                logs.MATCH.set(match)  # the match of every line logged while handling this frame
             if wait:
                 raise RateLimited(wait, "requests")
             if isinstance(raw, dict) and not self.greeted and raw.get("type") not in ("hello", "ping"):
@@ -127,17 +130,21 @@ class Session:
         except RateLimited as exc:
             await self._refuse(exc, ref, match, raw if isinstance(raw, dict) else None)
         except ProtocolError as exc:
-            self.send(messages.error(exc.code, exc.message, ref, match))
+            self._error(exc.code, exc.message, ref, match)
         except LobbyError as exc:
             code = exc.code if exc.code in ("unknown_match",) else "bad_field"
-            self.send(messages.error(code, exc.message, ref, match))
+            self._error(code, exc.message, ref, match)
         except StoreUnavailable:
-            self.send(messages.error("store_unavailable", STORE_UNAVAILABLE, ref, match))
+            self._error("store_unavailable", STORE_UNAVAILABLE, ref, match)
         except Exception:
             log.exception("session %s: failed on a frame", self.id)
-            self.send(messages.error("internal", "the server failed on this message; nothing was changed", ref, match))
+            self._error("internal", "the server failed on this message; nothing was changed", ref, match)
         finally:
             self._answered = self.queued
+
+    def _error(self, code: str, message: str, ref: str | None, match: str | None) -> None:
+        metrics.ERRORS.labels(code).inc()
+        self.send(messages.error(code, message, ref, match))
 
     async def _refuse(self, exc: RateLimited, ref: str | None, match: str | None, raw: dict[str, Any] | None) -> None:
         """Answer a request refused for its rate or its bytes, naming it (`ref`: its id, else
@@ -151,6 +158,7 @@ class Session:
         else:
             why = (f"{kind} refused: this connection asked for more than "
                    f"{self.limits.outbound_bytes_per_second} bytes a second of answers")
+        metrics.ERRORS.labels("rate_limited").inc()
         self.send(messages.error("rate_limited", f"{why}; send it again in {retry_ms} ms", ref, match, retry_ms))
         self._answered = self.queued
         await asyncio.sleep(min(exc.wait_s, MAX_PAUSE_S))
@@ -241,6 +249,7 @@ class Session:
         try:
             seq = await rt.submit(seat, msg["command"], msg["id"])
         except IllegalMove as exc:
+            metrics.REJECTS.labels(exc.code).inc()
             self.send(messages.reject(rt.id, msg["id"], exc.code, exc.message))
         except Busy:
             raise ProtocolError("busy", "the match is busy; send the same move again") from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from service import metrics
 from service.games import Game, fold, get_game
 from service.store import EventStore, MatchRecord
 from service.store.base import EVENT_SCHEMA
@@ -44,6 +45,7 @@ def finished_result(game: Game, state: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def note_repair(record: MatchRecord, seq: int) -> None:
+    metrics.FINISHED_REPAIRED.inc()
     log.warning("match %s: its log is over at seq %d but it was not marked finished (a node or the store "
                 "stopped between the two writes); marked finished now", record.id, seq,
                 extra={"match": record.id})

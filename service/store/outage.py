@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
+from service import metrics
 from service.store.base import StoreUnavailable
 
 log = logging.getLogger("teahouse.store")
@@ -36,7 +37,10 @@ class Reachability:
 
     def failed(self, exc: BaseException) -> None:
         self.errors += 1
+        metrics.STORE_ERRORS.inc()
         if self.up:
+            metrics.STORE_OUTAGES.inc()
+            metrics.STORE_UP.set(0)
             self.up, self.down_since = False, time.monotonic()
             self.outages += 1
             log.warning("store %s unreachable (%s: %s); requests answer store_unavailable and matches "
@@ -47,6 +51,7 @@ class Reachability:
     def ok(self) -> None:
         if not self.up:
             took = time.monotonic() - (self.down_since or time.monotonic())
+            metrics.STORE_UP.set(1)
             self.up, self.down_since = True, None
             log.warning("store %s reachable again after %.1f s", self.store, took,
                         extra={"event": "store_up", "outage_s": round(took, 3)})

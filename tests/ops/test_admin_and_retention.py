@@ -18,7 +18,7 @@ from service.store import Commit, MatchRecord, SeatRecord
 from service.store.sqlite import SqliteStore
 from tests.support.server import sqlite_server
 
-IDLE_S, TOKEN, DAY_MS = 2, "s3cret-admin", 86_400_000
+IDLE_S, TOKEN, DAY_MS = 3, "s3cret-admin", 86_400_000
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ and every acknowledged move is in the log.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import httpx
@@ -162,12 +163,24 @@ async def test_matches_recover_by_themselves_after_a_redis_restart(redis, nodes)
               f"acknowledged moves lost: {lost} of {acked}")
         assert lost == 0
         assert max(took) < 10, took
+        _one_line_per_state_change(nodes)
     finally:
         for t in [*tables, *([bot_table] if bot_table else [])]:
             for c in t.conns:
                 await c.close()
         await a.aclose()
         await b.aclose()
+
+
+def _one_line_per_state_change(nodes: list[ServerProcess]) -> None:
+    """Issue 15.9: the outage wrote, on each node, one line when Redis went away and one when it
+    came back, and nothing else above info: no traceback per request, per match or per retry."""
+    for node in nodes:
+        records = [json.loads(line) for line in node.log_text().splitlines() if line.startswith("{")]
+        loud = [r for r in records if r["level"] not in ("debug", "info")]
+        assert [r.get("event") for r in loud] == ["store_down", "store_up"], loud
+        assert all(r.get("node") for r in loud)
+        assert not [r for r in records if "exc" in r]
 
 
 async def test_ready_answers_503_within_its_deadline_when_redis_hangs(redis, tmp_path):

@@ -1,0 +1,69 @@
+"""Every Prometheus metric of a node, in one place (served at GET /metrics).
+
+Each is incremented where the thing happens (runtime, session, store); the gauges that are a
+count of something the node holds are read when /metrics is scraped. docs/operators.md lists
+them with their meaning. With `teahouse serve --workers N` each process counts its own: a scrape
+reaches one of them (scrape each node, not a balancer, for whole-node figures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+disable_created_metrics()  # a `_created` series per counter doubles the scrape for nothing we use
+REGISTRY = CollectorRegistry(auto_describe=True)
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+# Seconds: a local append is well under a millisecond, Redis a few, a slow store seconds.
+_LATENCY = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+COMMITS = Counter("teahouse_commits", "Commits this node appended to a match's log (moves, starts, clock and bot moves)",
+                  ["game"], registry=REGISTRY)
+REJECTS = Counter("teahouse_rejects", "Moves the rules refused (a `reject` sent), by the game's code",
+                  ["code"], registry=REGISTRY)
+ERRORS = Counter("teahouse_errors", "Protocol `error` messages sent to clients, by code (store_unavailable, busy, ...)",
+                 ["code"], registry=REGISTRY)
+APPEND_SECONDS = Histogram("teahouse_append_seconds", "Time to append one commit to the store (successful appends)",
+                           buckets=_LATENCY, registry=REGISTRY)
+FANOUT_SECONDS = Histogram("teahouse_fanout_seconds", "From a move's arrival to its patch queued for every watcher "
+                           "on this node (moves committed by this node)", buckets=_LATENCY, registry=REGISTRY)
+OUTBOX_CUTS = Counter("teahouse_outbox_cuts", "Connections cut (close 4408) because their outbox was full",
+                      registry=REGISTRY)
+STORE_ERRORS = Counter("teahouse_store_errors", "Store calls that failed because the store was unreachable",
+                       registry=REGISTRY)
+STORE_OUTAGES = Counter("teahouse_store_outages", "Times this node found its store unreachable after it had "
+                        "been reachable", registry=REGISTRY)
+STORE_UP = Gauge("teahouse_store_up", "1 if the latest store call succeeded, else 0", registry=REGISTRY)
+CLOCK_EXPIRIES = Counter("teahouse_clock_expiries", "Turn clocks that ran out (a move is then played for the seat)",
+                         registry=REGISTRY)
+BOT_MOVES = Counter("teahouse_bot_moves", "Moves committed by the server's bots at the table", registry=REGISTRY)
+FINISHED_REPAIRED = Counter("teahouse_finished_repaired", "Matches found over in their log but not marked "
+                            "finished, and marked on load", registry=REGISTRY)
+CONNECTIONS = Gauge("teahouse_connections", "Open WebSocket connections", registry=REGISTRY)
+AUDIENCES = Gauge("teahouse_audiences", "Audiences (a seat of a match, or its spectators) with at least one "
+                  "connection on this node", registry=REGISTRY)
+WATCHERS = Gauge("teahouse_watchers", "Connections watching a match (a connection counts once per match)",
+                 registry=REGISTRY)
+LOADED_MATCHES = Gauge("teahouse_loaded_matches", "Match runtimes loaded on this node", registry=REGISTRY)
+DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches this node found with a log that went backwards "
+                         "since it started", registry=REGISTRY)
+STORE_UP.set(1)
+
+
+def watch(gauge: Gauge, read: Callable[[], float]) -> None:
+    """Read `gauge` from `read()` at each scrape (a count the node holds anyway)."""
+    gauge.set_function(read)
+
+
+def exposition() -> bytes:
+    return generate_latest(REGISTRY)
