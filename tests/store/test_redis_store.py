@@ -53,11 +53,18 @@ async def test_wait_replicas_waits_then_acknowledges_and_counts_a_timeout(redis_
     wait_timeout_ms, and the timeout is counted (Limits.wait_replicas)."""
     import time
 
+    from service import metrics
+
+    def counted() -> float:
+        return metrics.REGISTRY.get_sample_value("teahouse_wait_timeouts_total") or 0.0
+
+    before = counted()
     s = open_store(redis_url, wait_replicas=1, wait_timeout_ms=200)
     t = time.monotonic()
     await s.append("w", commit(1))
     assert time.monotonic() - t >= 0.19, "the ack waited for the replica"
     assert s.wait_timeouts == 1
+    assert counted() == before + 1, "counted in /metrics"
     with pytest.raises(Conflict):
         await s.append("w", commit(1))
     assert [c.seq for c in await s.read("w")] == [1]
