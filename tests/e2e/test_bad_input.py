@@ -386,6 +386,11 @@ async def until_presence(raw: Raw, spectators: int, timeout: float = 10) -> None
     await asyncio.wait_for(wait(), timeout)
 
 
+def _outbox_cuts(url: str) -> float:
+    text = httpx.get(url + "/metrics").text
+    return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("teahouse_outbox_cuts_total "))
+
+
 async def test_a_client_that_stops_reading_is_cut_and_nobody_waits(sqlite_server, live):
     from clients.python.bot import run_match
 
@@ -396,6 +401,7 @@ async def test_a_client_that_stops_reading_is_cut_and_nobody_waits(sqlite_server
     slow = await connect(sqlite_server)
     await slow.send({"type": "spectate", "match": mid})
     await until_presence(observer, spectators=2)
+    cuts_before = _outbox_cuts(sqlite_server.url)
     # Ask for full views and never read them: the socket buffers fill, then the outbox. How
     # much the kernel buffers varies, so flood in rounds until the server lets go of it.
     other_match = asyncio.create_task(run_match(sqlite_server.url, "pixies", 3, quiet=True))
@@ -420,6 +426,7 @@ async def test_a_client_that_stops_reading_is_cut_and_nobody_waits(sqlite_server
     except websockets.ConnectionClosed as exc:
         code = exc.rcvd.code if exc.rcvd else None
     assert code == 4408
+    assert _outbox_cuts(sqlite_server.url) - cuts_before == 1  # counted in /metrics (docs/operators.md)
     # the cut client comes back and resyncs
     again = await connect(sqlite_server)
     await again.send({"type": "spectate", "match": mid, "since": 0})

@@ -208,3 +208,35 @@ async def test_ready_answers_503_within_its_deadline_when_redis_hangs(redis, tmp
             assert (await http.get("/health/ready")).status_code == 200
     finally:
         node.stop()
+
+
+async def test_a_locked_sqlite_file_answers_store_unavailable_then_recovers(tmp_path):
+    """SQLite: another process holds the write lock (an operator's sqlite3 shell in a
+    transaction). A move waits the store's busy timeout, then is answered with the retryable
+    `store_unavailable`, not `internal`; once the lock is gone the same move id commits once."""
+    import sqlite3
+
+    node = ServerProcess(f"sqlite:{tmp_path / 'data'}", tmp_path / "node.log").start()
+    client = TeahouseClient(node.url)
+    try:
+        table = await _seat(client, client, bot=False)
+        await table.seen_everywhere(await table.move("first"))
+        holder = sqlite3.connect(tmp_path / "data" / "teahouse.sqlite3", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # the write lock, held
+        try:
+            with pytest.raises(ServerError) as refused:
+                await table.move("locked")
+            assert refused.value.code == "store_unavailable", refused.value
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        seq, _ = await _until_acked(table, "locked")
+        await table.seen_everywhere(seq)
+        assert [mid for s, mid in table.acked] == ["first", "locked"]
+        async with httpx.AsyncClient(base_url=node.url) as http:
+            assert (await http.get("/health/ready")).status_code == 200
+    finally:
+        for c in table.conns if "table" in locals() else []:
+            await c.close()
+        await client.aclose()
+        node.stop()
