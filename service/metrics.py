@@ -47,6 +47,8 @@ STORE_UP = Gauge("teahouse_store_up", "1 if the latest store call succeeded, els
 CLOCK_EXPIRIES = Counter("teahouse_clock_expiries", "Turn clocks that ran out (a move is then played for the seat)",
                          registry=REGISTRY)
 BOT_MOVES = Counter("teahouse_bot_moves", "Moves committed by the server's bots at the table", registry=REGISTRY)
+WAIT_TIMEOUTS = Counter("teahouse_wait_timeouts", "Appends whose WAIT for --wait-replicas replicas ran out "
+                        "(the move was acknowledged anyway)", registry=REGISTRY)
 FINISHED_REPAIRED = Counter("teahouse_finished_repaired", "Matches found over in their log but not marked "
                             "finished, and marked on load", registry=REGISTRY)
 CONNECTIONS = Gauge("teahouse_connections", "Open WebSocket connections", registry=REGISTRY)

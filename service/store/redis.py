@@ -24,6 +24,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from service import metrics
 from service.store.base import (
     Commit,
     Conflict,
@@ -238,6 +239,7 @@ class RedisStore(EventStore):
         """A WAIT that returned with fewer replicas than asked for timed out."""
         if int(replicas) < self.wait_replicas:
             self.wait_timeouts += 1
+            metrics.WAIT_TIMEOUTS.inc()
 
     @_guard
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:

@@ -53,12 +53,57 @@ async def test_wait_replicas_waits_then_acknowledges_and_counts_a_timeout(redis_
     wait_timeout_ms, and the timeout is counted (Limits.wait_replicas)."""
     import time
 
+    from service import metrics
+
+    def counted() -> float:
+        return metrics.REGISTRY.get_sample_value("teahouse_wait_timeouts_total") or 0.0
+
+    before = counted()
     s = open_store(redis_url, wait_replicas=1, wait_timeout_ms=200)
     t = time.monotonic()
     await s.append("w", commit(1))
     assert time.monotonic() - t >= 0.19, "the ack waited for the replica"
     assert s.wait_timeouts == 1
+    assert counted() == before + 1, "counted in /metrics"
     with pytest.raises(Conflict):
         await s.append("w", commit(1))
     assert [c.seq for c in await s.read("w")] == [1]
     await s.close()
+
+
+async def test_wait_replicas_acknowledges_once_a_real_replica_holds_the_commit(tmp_path):
+    """WAIT 1 with a replica attached: the append returns well before the timeout, counts no
+    timeout, and the replica already has the commit when it does."""
+    import shutil
+    import subprocess
+    import time
+
+    from tests.support.redis_server import RedisServer, free_port
+
+    primary = RedisServer(tmp_path)
+    primary.start()
+    port = free_port()
+    (tmp_path / "replica").mkdir()
+    replica = subprocess.Popen(
+        [shutil.which("redis-server"), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path / "replica"),
+         "--save", "", "--replicaof", "127.0.0.1", str(primary.port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    r = aioredis.Redis(port=port)
+    s = open_store(primary.url, wait_replicas=1, wait_timeout_ms=5000)
+    try:
+        deadline = time.monotonic() + 15
+        while (await r.info("replication")).get("master_link_status") != "up":
+            assert time.monotonic() < deadline, "the replica did not sync"
+            await asyncio.sleep(0.1)
+        for seq in (1, 2, 3):
+            t = time.monotonic()
+            await s.append("rep", commit(seq))
+            assert time.monotonic() - t < 2.5, "acknowledged by the replica, not by the timeout"
+            assert len(await r.xrange("th:{rep}:log")) == seq, "the replica holds it at the ack"
+        assert s.wait_timeouts == 0
+    finally:
+        await s.close()
+        await r.aclose()
+        replica.terminate()
+        replica.wait(10)
+        primary.stop()
