@@ -10,14 +10,54 @@ import asyncio
 import random
 from collections.abc import Callable
 
+import websockets
+
 from clients.python.client import Connection, MatchView, Rejected, ServerError, TeahouseClient
 
 RETRY_S = 1.0  # the wait before resending a move the server could not take now (busy, store_unavailable)
+# How long a bot keeps trying to reach a server again after its socket was lost: a node being
+# replaced (close 1012) comes back, or the balancer sends the bot to another node, within seconds.
+RECONNECT_FOR_S = 120.0
+LOST = (ConnectionError, websockets.ConnectionClosed)
 
 
 async def play_seat(conn: Connection, game: MatchView, rng: random.Random,
                     on_move: Callable[[MatchView, dict], None] | None = None) -> None:
-    """Play `game`'s seat with random legal moves until the match is over."""
+    """Play `game`'s seat with random legal moves until the match is over. A lost socket is
+    opened again and the seat joined again from the seq it holds (a node restarting closes
+    with 1012), then play goes on."""
+    while True:
+        try:
+            return await _play(conn, game, rng, on_move)
+        except LOST:
+            await reconnect_retrying(conn)
+
+
+async def reconnect_retrying(conn: Connection, within_s: float = RECONNECT_FOR_S) -> None:
+    """Open `conn` again and rejoin its matches, retrying while no server answers."""
+    deadline = asyncio.get_running_loop().time() + within_s
+    wait = 0.1
+    while True:
+        try:
+            return await conn.reconnect()
+        except (OSError, TimeoutError, websockets.WebSocketException, ServerError):
+            if asyncio.get_running_loop().time() + wait > deadline:
+                raise
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, 2.0)
+
+
+async def watch_until_over(conn: Connection, game: MatchView, timeout: float) -> None:
+    """Wait for the end of `game`, opening `conn` again whenever its socket is lost."""
+    while True:
+        try:
+            return await game.wait_for(lambda g: g.over, timeout=timeout)
+        except LOST:
+            await reconnect_retrying(conn)
+
+
+async def _play(conn: Connection, game: MatchView, rng: random.Random,
+                on_move: Callable[[MatchView, dict], None] | None) -> None:
     while True:
         await game.wait_for(lambda g: g.over or g.my_turn, timeout=120)
         if game.over:
@@ -84,7 +124,7 @@ async def run_match(url: str, game_id: str, players: int, seed: int = 0, quiet: 
 
     rngs = [random.Random(seed * 100 + s) for s in mine]
     await asyncio.gather(*[play_seat(c, v, r, shown) for c, v, r in zip(conns, views, rngs, strict=True)])
-    await spectator.wait_for(lambda g: g.over, timeout=3600)
+    await watch_until_over(watcher, spectator, timeout=3600)
     summary = await client.match(mid)
     if not quiet and server_bots:
         for c in (await client.log(mid))["commits"]:

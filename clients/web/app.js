@@ -123,7 +123,7 @@ async function lobbyScreen() {
   const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}–${g.max_players} players)`)));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
   const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono" });
-  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the server plays the first legal move" });
+  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
