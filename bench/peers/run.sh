@@ -50,7 +50,7 @@ server_cmd() { # config -> "adapter url command..."
     colyseus-50ms) echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 50" ;;
     teahouse-sqlite|teahouse-sqlite-lean|teahouse-redis|teahouse-redis-lean)
       # the store URL (@STORE@) is filled in by start_server: a fresh directory / redis-server
-      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 ${TEAHOUSE_SERVE_ARGS:-}" ;;
+      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 --spectators-per-match 0 ${TEAHOUSE_SERVE_ARGS:-}" ;;
     *) echo "unknown config $1" >&2; exit 2 ;;
   esac
 }
