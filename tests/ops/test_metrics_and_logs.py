@@ -127,6 +127,7 @@ async def test_a_client_that_vanishes_leaves_no_traceback(node):
     client = TeahouseClient(node.url)
     match = (await client.create_match("pixies", 2, {"first_player": 0}))["match"]
     _, conns, views = await seat_players(client, match, 2, record=False)
+    logged_before = len(node.log_text())
     for _ in range(3):  # sockets dropped without a close, mid-session, while patches flow
         ws = await websockets.connect(node.url.replace("http", "ws") + "/ws", subprotocols=["teahouse.v1.json"])
         await ws.send(json.dumps({"type": "hello", "client": "vanishing"}))
@@ -138,6 +139,8 @@ async def test_a_client_that_vanishes_leaves_no_traceback(node):
     await asyncio.sleep(0.3)
     await close_all(*conns)
     await client.aclose()
+    since = [json.loads(line) for line in node.log_text()[logged_before:].splitlines() if line.strip()]
+    assert not [r for r in since if "exc" in r or "Traceback" in r["msg"]], "a vanished client logged a traceback"
 
 
 def test_every_log_line_is_one_json_object_with_the_node(node):
