@@ -13,6 +13,7 @@ on connections outside the pool: a blocking read must never hold a pooled connec
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
@@ -22,7 +23,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service import metrics
 from service.store.base import (
@@ -104,6 +106,7 @@ class RedisStore(EventStore):
         self._pool = pool
         self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
+        self._appender = Appender(pool)
         self._readers: Any = None  # StreamReaders, made on first use, inside the event loop
 
     # -- matches ------------------------------------------------------------------------
@@ -223,7 +226,7 @@ class RedisStore(EventStore):
         args: list[Any] = [commit.seq, commit.pack()]
         try:
             if not self.wait_replicas:
-                await self._append_script(keys=keys, args=args)
+                await self._appender.evalsha(self._append_script, keys, args)
                 return
             # WAIT counts the writes of its own connection: one pipeline, one connection.
             async with self._r.pipeline(transaction=False) as p:
@@ -340,4 +343,62 @@ class RedisStore(EventStore):
         if self._readers is not None:
             await self._readers.close()
         await self._r.aclose()
+        await self._appender.aclose()
         await self._pool.aclose()  # a pool given to the client is not closed with it
+
+
+_closing: set[asyncio.Future[Any]] = set()  # disconnects under way (a task must be referenced)
+
+
+class Appender:
+    """The connection the appends of a node go through, outside the pool: a move's append is
+    one EVALSHA and its reply, without the pool's per-command checkout (a condition, a
+    timeout, a read of the socket to check it is idle, wait-time metrics), which cost more
+    CPU than the round trip (issue 12). Appends queue on its lock; Redis runs commands one at
+    a time anyway. A broken connection is opened again and the append sent once more (a
+    repeated append conflicts with itself, and the runtime catches up), as the pool does."""
+
+    def __init__(self, pool: aioredis.ConnectionPool) -> None:
+        self._pool = pool
+        self._conn: Any = None
+        self._lock: asyncio.Lock | None = None
+
+    async def evalsha(self, script: Any, keys: list[Any], args: list[Any]) -> Any:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            for attempt in (0, 1):
+                conn = self._conn
+                if conn is None:
+                    conn = self._conn = self._pool.connection_class(**self._pool.connection_kwargs)
+                try:
+                    return await self._call(conn, script, keys, args)
+                except ResponseError:
+                    raise  # Redis's answer (a conflict): the connection is as good as before
+                except (RedisConnectionError, RedisTimeoutError, OSError):
+                    self._conn = None
+                    await conn.disconnect()
+                    if attempt:
+                        raise
+                except BaseException:
+                    # Cancelled (or failed) between the command and its reply: the reply may
+                    # still come, and would be read as the next append's. Not used again.
+                    self._conn = None
+                    _closing.add(t := asyncio.ensure_future(conn.disconnect()))
+                    t.add_done_callback(_closing.discard)
+                    raise
+            raise AssertionError("unreachable")
+
+    @staticmethod
+    async def _call(conn: Any, script: Any, keys: list[Any], args: list[Any]) -> Any:
+        await conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+        try:
+            return await conn.read_response()
+        except NoScriptError:  # a restarted Redis forgot its scripts
+            await conn.send_command("EVAL", script.script, len(keys), *keys, *args)
+            return await conn.read_response()
+
+    async def aclose(self) -> None:
+        if self._conn is not None:
+            await self._conn.disconnect()
+            self._conn = None
