@@ -354,49 +354,75 @@ class Appender:
     """The connection the appends of a node go through, outside the pool: a move's append is
     one EVALSHA and its reply, without the pool's per-command checkout (a condition, a
     timeout, a read of the socket to check it is idle, wait-time metrics), which cost more
-    CPU than the round trip (issue 12). Appends queue on its lock; Redis runs commands one at
-    a time anyway. A broken connection is opened again and the append sent once more (a
-    repeated append conflicts with itself, and the runtime catches up), as the pool does."""
+    CPU than the round trip (issue 12). Appends of several matches are pipelined on it (sent
+    at once, replies read in the order sent), so Redis still fsyncs the appends that arrive
+    together once (appendfsync always). A broken connection is opened again and the append
+    sent once more (a repeated append conflicts with itself, and the runtime catches up), as
+    the pool's retry does."""
 
     def __init__(self, pool: aioredis.ConnectionPool) -> None:
         self._pool = pool
         self._conn: Any = None
-        self._lock: asyncio.Lock | None = None
+        self._connecting: asyncio.Lock | None = None
+        self._last: asyncio.Future[None] | None = None  # done when the last reply sent for is read
 
     async def evalsha(self, script: Any, keys: list[Any], args: list[Any]) -> Any:
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:
-            for attempt in (0, 1):
-                conn = self._conn
-                if conn is None:
-                    conn = self._conn = self._pool.connection_class(**self._pool.connection_kwargs)
-                try:
-                    return await self._call(conn, script, keys, args)
-                except ResponseError:
-                    raise  # Redis's answer (a conflict): the connection is as good as before
-                except (RedisConnectionError, RedisTimeoutError, OSError):
-                    self._conn = None
-                    await conn.disconnect()
-                    if attempt:
-                        raise
-                except BaseException:
-                    # Cancelled (or failed) between the command and its reply: the reply may
-                    # still come, and would be read as the next append's. Not used again.
-                    self._conn = None
-                    _closing.add(t := asyncio.ensure_future(conn.disconnect()))
-                    t.add_done_callback(_closing.discard)
+        for attempt in (0, 1):
+            conn = await self._connection()
+            try:
+                return await self._call(conn, script.sha, keys, args)
+            except NoScriptError:  # a restarted Redis forgot its scripts
+                return await self._call(conn, script.script, keys, args, "EVAL")
+            except ResponseError:
+                raise  # Redis's answer (a conflict): the connection is as good as before
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                self._drop(conn)
+                if attempt:
                     raise
-            raise AssertionError("unreachable")
+            except BaseException:
+                # Cancelled (or failed) between the command and its reply: the reply would be
+                # read as the next append's. The connection is not used again.
+                self._drop(conn)
+                raise
+        raise AssertionError("unreachable")
 
-    @staticmethod
-    async def _call(conn: Any, script: Any, keys: list[Any], args: list[Any]) -> Any:
-        await conn.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+    async def _connection(self) -> Any:
+        conn = self._conn
+        if conn is not None and conn.is_connected:
+            return conn
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            if self._conn is None:
+                self._conn = self._pool.connection_class(**self._pool.connection_kwargs)
+                self._last = None
+            if not self._conn.is_connected:
+                await self._conn.connect()
+            return self._conn
+
+    async def _call(self, conn: Any, script: str, keys: list[Any], args: list[Any], command: str = "EVALSHA") -> Any:
+        # Sent and queued for its reply in one step (no await in between): replies come in
+        # the order the commands were written.
+        before = self._last
+        mine = self._last = asyncio.get_running_loop().create_future()
         try:
+            conn._writer.writelines(conn.pack_command(command, script, len(keys), *keys, *args))
+            if before is not None and not before.done():
+                await asyncio.shield(before)
+                if self._conn is not conn:  # an append before this one lost its reply
+                    raise RedisConnectionError("the append connection was dropped")
             return await conn.read_response()
-        except NoScriptError:  # a restarted Redis forgot its scripts
-            await conn.send_command("EVAL", script.script, len(keys), *keys, *args)
-            return await conn.read_response()
+        finally:
+            mine.set_result(None)
+            if self._last is mine:
+                self._last = None
+
+    def _drop(self, conn: Any) -> None:
+        if self._conn is conn:
+            self._conn = None
+            self._last = None
+        _closing.add(t := asyncio.ensure_future(conn.disconnect()))
+        t.add_done_callback(_closing.discard)
 
     async def aclose(self) -> None:
         if self._conn is not None:
