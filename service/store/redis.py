@@ -368,10 +368,12 @@ class Appender:
 
     async def evalsha(self, script: Any, keys: list[Any], args: list[Any]) -> Any:
         for attempt in (0, 1):
-            conn = await self._connection()
+            conn = None
             try:
+                conn = await self._connection()
                 return await self._call(conn, script.sha, keys, args)
             except NoScriptError:  # a restarted Redis forgot its scripts
+                assert conn is not None
                 return await self._call(conn, script.script, keys, args, "EVAL")
             except ResponseError:
                 raise  # Redis's answer (a conflict): the connection is as good as before
@@ -393,12 +395,16 @@ class Appender:
         if self._connecting is None:
             self._connecting = asyncio.Lock()
         async with self._connecting:
-            if self._conn is None:
-                self._conn = self._pool.connection_class(**self._pool.connection_kwargs)
-                self._last = None
-            if not self._conn.is_connected:
-                await self._conn.connect()
-            return self._conn
+            conn = self._conn
+            if conn is not None and conn.is_connected:
+                return conn
+            # A connection that broke is never opened again: appends still waiting for their
+            # replies on it must not read the new one's.
+            self._drop(conn)
+            conn = self._pool.connection_class(**self._pool.connection_kwargs)
+            await conn.connect()
+            self._conn, self._last = conn, None
+            return conn
 
     async def _call(self, conn: Any, script: str, keys: list[Any], args: list[Any], command: str = "EVALSHA") -> Any:
         # Sent and queued for its reply in one step (no await in between): replies come in
@@ -406,6 +412,8 @@ class Appender:
         before = self._last
         mine = self._last = asyncio.get_running_loop().create_future()
         try:
+            if self._conn is not conn or conn._writer is None:
+                raise RedisConnectionError("the append connection was dropped")
             conn._writer.writelines(conn.pack_command(command, script, len(keys), *keys, *args))
             if before is not None and not before.done():
                 await asyncio.shield(before)
@@ -418,6 +426,8 @@ class Appender:
                 self._last = None
 
     def _drop(self, conn: Any) -> None:
+        if conn is None:
+            return
         if self._conn is conn:
             self._conn = None
             self._last = None
