@@ -1,6 +1,7 @@
 """The embedded store: one SQLite file, the default on a single machine.
 
-sqlite3 blocks, so every statement runs on one worker thread; the event loop only awaits.
+sqlite3 blocks, so every statement runs on one thread of its own (sqlite_thread.DbThread);
+the event loop only awaits. Appends waiting together share one transaction and one fsync.
 (match, seq) is the primary key of the log, so a second writer of the same seq fails on
 the key; the append also checks the seq follows the last one, so the log has no gaps.
 """
@@ -11,7 +12,6 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncGenerator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from service.store.base import (
     unpack_state,
 )
 from service.store.outage import guarded
+from service.store.sqlite_thread import DbThread
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -78,8 +79,8 @@ class SqliteStore(EventStore):
             self.path = self.path / "teahouse.sqlite3"
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
-        self._db = self._pool.submit(self._connect).result()
+        self._thread = DbThread("sqlite")
+        self._db = self._thread.call_blocking(self._connect)
         # The tailing readers of each match in this process: an append hands them its commit
         # (no read back from the file); commits of other processes are found by polling.
         self._tails: dict[str, list[_Tail]] = {}
@@ -99,7 +100,7 @@ class SqliteStore(EventStore):
 
     @guarded(unreachable)
     async def _run(self, fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+        return await self._thread.run(fn, *args)
 
     async def ping(self) -> None:
         await self._run(lambda: self._db.execute("SELECT 1").fetchone())
@@ -214,26 +215,53 @@ class SqliteStore(EventStore):
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit) -> None:
-        data = commit.pack()
-
-        def go() -> None:
-            try:
-                with _tx(self._db, immediate=True):
-                    (last,) = self._db.execute(
-                        "SELECT COALESCE(MAX(seq), 0) FROM log WHERE match = ?", (match_id,)
-                    ).fetchone()
-                    if commit.seq != last + 1:
-                        raise Conflict(f"{match_id}: seq {commit.seq} after {last}")
-                    self._db.execute(
-                        "INSERT INTO log (match, seq, commit_data) VALUES (?, ?, ?)",
-                        (match_id, commit.seq, data),
-                    )
-            except sqlite3.IntegrityError as exc:
-                raise Conflict(f"{match_id}: seq {commit.seq} taken") from exc
-
-        await self._run(go)
+        await self._append(match_id, commit.seq, commit.pack())
         for t in self._tails.get(match_id, ()):
             t.push(commit)
+
+    @guarded(unreachable)
+    async def _append(self, match_id: str, seq: int, data: bytes) -> None:
+        await self._thread.run_grouped(self._append_group, (match_id, seq, data))
+
+    def _append_group(self, appends: list[tuple[str, int, bytes]]) -> list[Conflict | None]:
+        """The appends waiting together (on the store's thread): one transaction, one fsync
+        (synchronous=FULL), each append in a savepoint of its own so that one that conflicts
+        fails alone. Nobody is answered before the COMMIT."""
+        db = self._db
+        out: list[Conflict | None] = []
+        several = len(appends) > 1
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for match_id, seq, data in appends:
+                if several:
+                    db.execute("SAVEPOINT one")
+                try:
+                    (last,) = db.execute(
+                        "SELECT COALESCE(MAX(seq), 0) FROM log WHERE match = ?", (match_id,)
+                    ).fetchone()
+                    if seq != last + 1:
+                        raise Conflict(f"{match_id}: seq {seq} after {last}")
+                    db.execute("INSERT INTO log (match, seq, commit_data) VALUES (?, ?, ?)",
+                               (match_id, seq, data))
+                except (Conflict, sqlite3.IntegrityError) as exc:
+                    conflict = exc if isinstance(exc, Conflict) else Conflict(f"{match_id}: seq {seq} taken")
+                    if several:
+                        db.execute("ROLLBACK TO one")
+                        db.execute("RELEASE one")
+                    else:
+                        db.execute("ROLLBACK")
+                        return [conflict]
+                    out.append(conflict)
+                    continue
+                if several:
+                    db.execute("RELEASE one")
+                out.append(None)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        return out
 
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
         top = until if until is not None else 1 << 62
@@ -316,7 +344,7 @@ class SqliteStore(EventStore):
 
     async def close(self) -> None:
         await self._run(self._db.close)
-        self._pool.shutdown(wait=True)
+        self._thread.stop()
 
 
 class _tx:

@@ -35,3 +35,29 @@ async def test_two_stores_on_one_file_share_the_guard(tmp_path):
     assert [c.seq for c in await a.read("m")] == [1, 2]
     await a.close()
     await b.close()
+
+
+async def test_appends_sent_together_commit_together_and_a_conflict_fails_alone(tmp_path):
+    """Appends of many matches waiting at once may share one transaction (group commit): each
+    still answers for itself. The one whose seq is taken is refused with Conflict; every other
+    is in the file once the appends have returned, and nothing else is."""
+    import asyncio
+
+    from service.store.base import Conflict
+
+    s = SqliteStore(tmp_path / "g.sqlite3")
+    for m in range(20):
+        await s.append(f"m{m}", commit(1))
+    outcomes = await asyncio.gather(
+        *(s.append(f"m{m}", commit(2)) for m in range(20)),
+        s.append("m7", commit(2)),  # m7's seq 2 is also appended just above: one of the two loses
+        s.append("m3", commit(5)),  # a gap: refused
+        return_exceptions=True)
+    assert sum(isinstance(o, Conflict) for o in outcomes) == 2
+    assert all(o is None or isinstance(o, Conflict) for o in outcomes)
+    assert isinstance(outcomes[-1], Conflict)
+    await s.close()
+    again = SqliteStore(tmp_path / "g.sqlite3")
+    for m in range(20):
+        assert [c.seq for c in await again.read(f"m{m}")] == [1, 2]
+    await again.close()
