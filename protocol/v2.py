@@ -1,13 +1,14 @@
 """Protocol v2's compact forms (SPEC.md §12): patches, acks and `finished` as positional arrays.
 
-v2 is v1 with four messages changed. `view` also carries `ref` (a small integer naming the
+v2 is v1 with five messages changed. `view` also carries `ref` (a small integer naming the
 match on this connection), `keys` (the audience's key table), `paths` (its path table) and
-`sentences` (the match's sentence table). `patch`, `ack` and `finished` are arrays whose first
-element `h = 4 * ref + kind` names the match and the kind of frame at once:
+`sentences` (the match's sentence table). `patch`, `ack`, `finished` and `presence` are arrays
+whose first element `h = 4 * ref + kind` names the match and the kind of frame at once:
 
     patch     [4 ref,     seq, op, op, ..., said?, extras?]
     ack       [4 ref + 1, seq, id]
     finished  [4 ref + 2, seq, result, seed]
+    presence  [4 ref + 3, seats, spectators]
 
 In msgpack a compact frame is sent as its elements one after another (a msgpack stream, without
 the array's header); a binary frame that starts with a map is an ordinary message.
@@ -42,7 +43,7 @@ import orjson
 
 from protocol.patch import PatchError
 
-PATCH, ACK, FINISHED = 0, 1, 2
+PATCH, ACK, FINISHED, PRESENCE = 0, 1, 2, 3
 ADD, REMOVE, REPLACE, INTERN = 0, 1, 2, 3
 KINDS = {"add": ADD, "remove": REMOVE, "replace": REPLACE}
 NAMES = {v: k for k, v in KINDS.items()}
@@ -226,6 +227,10 @@ def compact_finished(ref: int, seq: int, result: dict[str, Any] | None, seed: st
     return [4 * ref + FINISHED, seq, result, seed]
 
 
+def compact_presence(ref: int, seats: list[bool], spectators: int) -> list[Any]:
+    return [4 * ref + PRESENCE, seats, spectators]
+
+
 # -- the client side ----------------------------------------------------------------------
 
 _MAP_MARKERS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
@@ -277,12 +282,18 @@ class Expander:
                 self.tables[ref] = table
                 self.sentences[ref] = list(msg.get("sentences") or [])
             return msg
-        if not isinstance(msg, list) or len(msg) < 2 or not _is_int(msg[0]) or not _is_int(msg[1]):
+        if not isinstance(msg, list) or len(msg) < 2 or not _is_int(msg[0]):
             raise PatchError(f"not a v2 frame: {msg!r:.80}")
         ref, kind = msg[0] >> 2, msg[0] & 3
         if ref not in self.matches:
             raise PatchError(f"v2 frame for unknown ref {ref!r}")
         match, seq = self.matches[ref], msg[1]
+        if kind == PRESENCE:
+            if len(msg) != 3 or not isinstance(msg[1], list) or not _is_int(msg[2]):
+                raise PatchError("a presence is [h, seats, spectators]")
+            return {"type": "presence", "match": match, "seats": msg[1], "spectators": msg[2]}
+        if not _is_int(seq):
+            raise PatchError(f"a v2 frame's seq must be an integer, not {seq!r:.20}")
         if kind == ACK:
             if len(msg) != 3:
                 raise PatchError("an ack is [h, seq, id]")
@@ -291,8 +302,6 @@ class Expander:
             if len(msg) != 4:
                 raise PatchError("a finished is [h, seq, result, seed]")
             return {"type": "finished", "match": match, "seq": seq, "result": msg[2], "seed": msg[3]}
-        if kind != PATCH:
-            raise PatchError(f"unknown v2 frame kind {kind}")
         out: dict[str, Any] = {"type": "patch", "match": match, "seq": seq}
         out["ops"] = self._ops(msg, self.tables[ref], self.sentences[ref], out)
         return out

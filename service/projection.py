@@ -21,7 +21,14 @@ from typing import Any
 from protocol import messages
 from protocol.codec import QUIET, encode
 from protocol.patch import diff
-from protocol.v2 import KeyTable, SentenceTable, compact_finished, compact_patch, without_said
+from protocol.v2 import (
+    KeyTable,
+    SentenceTable,
+    compact_finished,
+    compact_patch,
+    compact_presence,
+    without_said,
+)
 from service.games import Game
 
 Audience = int | None
@@ -121,6 +128,10 @@ class Projection:
     def finished(self, seq: int, result: dict[str, Any] | None, seed: str) -> Frame:
         """The match's `finished` message, in v2 compact (the same for every audience)."""
         return Frame(messages.finished(self.match_id, seq, result, seed), compact_finished(self.ref, seq, result, seed))
+
+    def presence(self, message: dict[str, Any]) -> Frame:
+        """A `presence` message (the same for every audience), in v2 compact too."""
+        return Frame(message, compact_presence(self.ref, message["seats"], message["spectators"]))
 
     def since(self, audience: Audience, seq: int, encoding: str = "msgpack") -> list[Frame] | None:
         """The patches after `seq`, if all of them are still kept; None means: send a full view.

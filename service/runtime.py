@@ -490,7 +490,7 @@ class MatchRuntime:
         # the client's next request; the others hear of the change at the coalesced flush.
         current = self.presence()
         self._presence_seen[watcher] = current
-        watcher.deliver(Frame(current).encoded(watcher.encoding))
+        watcher.deliver(self.projection.presence(current).encoded(watcher.encoding))
         self._presence_soon()
         if self.deadline is not None:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
@@ -501,7 +501,7 @@ class MatchRuntime:
         self.resync(watcher, audience, since)
         current = self.presence()
         self._presence_seen[watcher] = current
-        watcher.deliver(Frame(current).encoded(watcher.encoding))
+        watcher.deliver(self.projection.presence(current).encoded(watcher.encoding))
 
     def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         frames = self.projection.since(audience, since, watcher.encoding) if since is not None else None
@@ -568,7 +568,7 @@ class MatchRuntime:
     def _broadcast_presence(self) -> None:
         """Send the presence to every watcher for whom it changed (encoded once per encoding)."""
         current = self.presence()
-        frame = Frame(current)
+        frame = self.projection.presence(current)
         for group in list(self.watchers.values()):
             for w in list(group):
                 if self._presence_seen.get(w) != current:

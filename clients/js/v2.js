@@ -2,7 +2,7 @@
 // so that the rest of the SDK handles both versions alike. A port of protocol/v2.py's Expander.
 //
 //   h = 4 * ref + kind:  patch [h, seq, op..., said?, extras?]   ack [h + 1, seq, id]
-//                        finished [h + 2, seq, result, seed]
+//                        finished [h + 2, seq, result, seed]   presence [h + 3, seats, spectators]
 //   In msgpack a compact frame is its elements one after another (no array header); a binary
 //   frame that starts with a map is an ordinary message.
 //   op header H >= 0: kind = H % 4 (add, remove, replace, intern), keep = H >> 2 & 7,
@@ -19,6 +19,7 @@ import { decode as unpackOne, decodeAll } from "./msgpack.js";
 export const PATCH = 0;
 export const ACK = 1;
 export const FINISHED = 2;
+export const PRESENCE = 3;
 const NAMES = ["add", "remove", "replace", "replace"];
 const INTERN = 3;
 const PATCH_FIELDS = new Set(["type", "match", "seq", "ops", "said"]);
@@ -63,12 +64,17 @@ export class Expander {
       }
       return msg;
     }
-    if (msg.length < 2 || !isInt(msg[0]) || msg[0] < 0 || !isInt(msg[1])) throw new V2Error("not a v2 frame");
+    if (msg.length < 2 || !isInt(msg[0]) || msg[0] < 0) throw new V2Error("not a v2 frame");
     const ref = Math.floor(msg[0] / 4);
     const kind = msg[0] % 4;
     const match = this.matches.get(ref);
     if (match === undefined) throw new V2Error(`v2 frame for unknown ref ${ref}`);
+    if (kind === PRESENCE) {
+      if (msg.length !== 3 || !Array.isArray(msg[1]) || !isInt(msg[2])) throw new V2Error("a presence is [h, seats, spectators]");
+      return { type: "presence", match, seats: msg[1], spectators: msg[2] };
+    }
     const seq = msg[1];
+    if (!isInt(seq)) throw new V2Error("a v2 frame's seq must be an integer");
     if (kind === ACK) {
       if (msg.length !== 3) throw new V2Error("an ack is [h, seq, id]");
       return { type: "ack", match, seq, id: msg[2] };
@@ -77,7 +83,6 @@ export class Expander {
       if (msg.length !== 4) throw new V2Error("a finished is [h, seq, result, seed]");
       return { type: "finished", match, seq, result: msg[2], seed: msg[3] };
     }
-    if (kind !== PATCH) throw new V2Error(`unknown v2 frame kind ${kind}`);
     const out = { type: "patch", match, seq, ops: [] };
     const { keys, paths, sentences } = this.tables.get(ref);
     let prev = [];

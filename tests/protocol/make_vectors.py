@@ -282,7 +282,7 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
         operations[f"send_{kind}"] = {"action": "send", "channel": {"$ref": "#/channels/ws"},
                                       "summary": f"The server sends {kind}.",
                                       "messages": [{"$ref": f"#/channels/ws/messages/{kind}"}]}
-    head = ("the first element is h = 4 * ref + kind (kind 0 patch, 1 ack, 2 finished). In msgpack a "
+    head = ("the first element is h = 4 * ref + kind (kind 0 patch, 1 ack, 2 finished, 3 presence). In msgpack a "
             "compact frame is sent as its elements one after another, without the array's header (SPEC 12.1). ")
     schemas["patch_v2"] = {
         "type": "array", "minItems": 2,
@@ -300,6 +300,12 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
         "type": "array", "minItems": 3, "maxItems": 3,
         "description": "Protocol v2's ack (SPEC 12.3): [4 * ref + 1, seq, id]; " + head,
         "prefixItems": [{"type": "integer", "minimum": 5}, {"type": "integer", "minimum": 1}, {"type": "string"}],
+    }
+    schemas["presence_v2"] = {
+        "type": "array", "minItems": 3, "maxItems": 3,
+        "description": "Protocol v2's presence (SPEC 12.3): [4 * ref + 3, seats, spectators]; " + head,
+        "prefixItems": [{"type": "integer", "minimum": 7}, {"type": "array", "items": {"type": "boolean"}},
+                        {"type": "integer", "minimum": 0}],
     }
     schemas["finished_v2"] = {
         "type": "array", "minItems": 4, "maxItems": 4,
@@ -326,8 +332,8 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
                 "Receivers ignore fields they do not know.\n"
                 "\n"
                 "Protocol v2 (subprotocols teahouse.v2.msgpack and teahouse.v2.json, SPEC section 12)\n"
-                "is the same protocol with `patch`, `ack` and `finished` sent as compact arrays (the\n"
-                "schemas patch_v2, ack_v2 and finished_v2; in msgpack their elements follow one another\n"
+                "is the same protocol with `patch`, `ack`, `finished` and `presence` sent as compact arrays\n"
+                "(the schemas patch_v2, ack_v2, finished_v2 and presence_v2; in msgpack their elements follow one another\n"
                 "without an array header) and `view` carrying `ref`, `keys`, `paths` and `sentences`;\n"
                 "its vectors are in protocol/vectors/v2.json."),
         },
@@ -836,7 +842,14 @@ def v2_vectors(rec: Recorder) -> list[dict[str, Any]]:
     forms, built by the server's own code (protocol.v2 with one KeyTable and one SentenceTable,
     as service.projection keeps them), each with its v1 message, so a client can check that it
     expands v2 back to v1 exactly."""
-    from protocol.v2 import KeyTable, SentenceTable, compact_ack, compact_finished, compact_patch
+    from protocol.v2 import (
+        KeyTable,
+        SentenceTable,
+        compact_ack,
+        compact_finished,
+        compact_patch,
+        compact_presence,
+    )
 
     ref = 1
     view = rec.frames["view_waiting"][1]
@@ -858,6 +871,8 @@ def v2_vectors(rec: Recorder) -> list[dict[str, Any]]:
         add(name, msg, compact_patch(ref, msg["seq"], msg, table, said), f"{rec.frames[name][2]}, compact")
     ack = rec.frames["ack"][1]
     add("ack", ack, compact_ack(ref, ack["seq"], ack["id"]), "the ack of move a-1, compact")
+    pres = rec.frames["presence"][1]
+    add("presence", pres, compact_presence(ref, pres["seats"], pres["spectators"]), "a presence, compact")
     fin = rec.frames["finished"][1]
     add("finished", fin, compact_finished(ref, fin["seq"], fin["result"], fin["seed"]),
         "the end of a match (the vector of 5.8), compact; in msgpack its elements follow one another")

@@ -17,6 +17,7 @@ from protocol.v2 import (
     compact_ack,
     compact_finished,
     compact_patch,
+    compact_presence,
     decode_frame,
     without_said,
 )
@@ -30,7 +31,7 @@ VIEW = {"type": "view", "match": "m", "seq": 2, "seat": None, "doc": {"view": 0}
 
 def test_the_vectors_expand_to_their_v1_messages_in_both_encodings():
     cases = orjson.loads(VECTORS.read_bytes())
-    assert [c["name"] for c in cases] == ["view", "patch_start", "patch", "ack", "finished"]
+    assert [c["name"] for c in cases] == ["view", "patch_start", "patch", "ack", "presence", "finished"]
     for encoding in ("msgpack", "json"):
         ex = Expander()
         for c in cases:
@@ -160,6 +161,16 @@ def test_a_sentence_said_again_is_interned_then_sent_as_its_index():
     assert late.expand(frames[2])["said"] == ["Ana passes.", "turn 4"]
 
 
+def test_presence_is_compact_too():
+    ex = Expander()
+    ex.expand(VIEW)
+    frame = compact_presence(2, [True, False, True], 4)
+    assert frame == [11, [True, False, True], 4]
+    assert ex.expand(decode_frame(encode(frame, "v2.msgpack"), "msgpack")) == {
+        "type": "presence", "match": "m", "seats": [True, False, True], "spectators": 4}
+    assert len(encode(frame, "v2.msgpack")) == 6
+
+
 def test_finished_is_compact_too():
     ex = Expander()
     ex.expand(VIEW)
@@ -194,7 +205,9 @@ def test_said_and_extras_end_the_op_stream(frame):
     [4, 3, 2 + 32, -1, {"7": 1}],  # a key index inside a value outside the table
     [4, 3, "x"],                  # not a header
     [4, 3, 3, 5],                 # an intern without a string
-    [7, 3],                       # an unknown frame kind
+    [7, [True]],                  # a presence without its spectators
+    [7, 1, 3],                    # a presence whose seats are not a list
+    [4, "3"],                     # a seq that is not an integer
     [5, 3],                       # an ack without its id
     [6, 3, None],                 # a finished without its seed
     ["x", 3],                     # not a frame head

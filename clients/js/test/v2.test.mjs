@@ -47,7 +47,7 @@ test("a msgpack compact frame is its elements one after another; a map is a mess
 
 test("v2 frames the expander cannot read throw V2Error", () => {
   const bad = [[36, 3], [4, 3, 34], [4, 3, 34, -1], [4, 3, 34, -5, 1], [4, 3, -1, 1], [4, 3, "x"], [4, 3, 3, 5],
-    [7, 3], [5, 3], [6, 3, null], ["x", 3]];
+    [7, 3], [5, 3], [6, 3, null], ["x", 3], [4, "3"]];
   for (const frame of bad) {
     const ex = new Expander();
     ex.expand({ ...VIEW, ref: 1 });
@@ -67,9 +67,11 @@ test("a path replaced again is interned, then sent as its index", () => {
   assert.deepEqual(late.expand([8, 6, -1, 6]).ops, op(6));
 });
 
-test("ack and finished are compact", () => {
+test("ack, finished and presence are compact", () => {
   const ex = new Expander();
   ex.expand(VIEW);
+  assert.deepEqual(ex.expand([11, [true, false], 3]), { type: "presence", match: "m", seats: [true, false], spectators: 3 });
+  for (const frame of [[11, [true]], [11, 1, 3], [11, [true], "3"]]) assert.throws(() => ex.expand(frame), V2Error, JSON.stringify(frame));
   assert.deepEqual(ex.expand([9, 7, "a-1"]), { type: "ack", match: "m", seq: 7, id: "a-1" });
   assert.deepEqual(ex.expand([10, 9, { winners: [0] }, "ab"]), { type: "finished", match: "m", seq: 9, result: { winners: [0] }, seed: "ab" });
 });
