@@ -188,7 +188,10 @@ def asyncapi_schemas() -> dict[str, Any]:
         "Path": {"type": "array", "items": {"type": ["string", "integer"]},
                  "description": "Map keys (strings) and array indexes (integers) from the document's root."},
         # client -> server
-        "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200}},
+        "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200},
+                                    "said": {"type": "boolean", "default": True,
+                                             "description": "false: this connection's patches leave out said "
+                                                            "(SPEC 4.1), for a client that shows no sentences."}},
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq")},
@@ -218,7 +221,8 @@ def asyncapi_schemas() -> dict[str, Any]:
             "match": match, "seq": _ref("Seq"), "ops": {"type": "array", "items": _ref("PatchOp")},
             "said": {"type": "array", "items": {"type": "string"},
                      "description": "The commit's sentences for people, in English; the same for every audience "
-                                    "(SPEC section 5.3). Optional: clients that do not show words ignore it."}},
+                                    "(SPEC section 5.3). Optional: clients that do not show words ignore it, "
+                                    "or say `said: false` in hello to get none."}},
             "The change from seq - 1 to seq of the audience's document."),
         "ack": _obj("ack", ["match", "id", "seq"], {"match": match, "id": _ref("MoveId"), "seq": _ref("Seq")},
                     "The move is commit seq."),
