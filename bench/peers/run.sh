@@ -83,7 +83,9 @@ start_server() { # config
       ;;
   esac
   SRV_LOG="$OUT/$1.server.log"
-  NODE_ENV=production $PIN_SRV $CMD >"$SRV_LOG" 2>&1 &
+  # Teahouse: the checkout's own code first (the shared venv's editable install may point at
+  # another worktree), as bench/_support.Server does.
+  NODE_ENV=production PYTHONPATH=${TEAHOUSE_HOME:-}${PYTHONPATH:+:$PYTHONPATH} $PIN_SRV $CMD >"$SRV_LOG" 2>&1 &
   SRV_PID=$!
   PIDS=$SRV_PID${REDIS_PID:+,$REDIS_PID}
   if wait_port "$port"; then sleep 0.5; return 0; fi
