@@ -33,6 +33,7 @@ from websockets.asyncio.client import connect
 os.environ["TEAHOUSE_BENCH_GAMES"] = "1"  # the server (a child process) plays handcards too
 
 from protocol import codec  # noqa: E402
+from protocol.v2 import decode_frame  # noqa: E402
 from service.games import enable_bench_games, get_game  # noqa: E402
 from service.games.playout import playout  # noqa: E402
 
@@ -109,17 +110,17 @@ async def _spectators(barrier, ws_url: str, match: str, n: int) -> dict[int, flo
             viewed = False
             async for frame in ws:
                 t = time.perf_counter()
-                msg = msgpack.unpackb(frame, strict_map_key=False)
-                if isinstance(msg, list) and msg[0] == 0:
-                    seq = msg[2]
+                msg = decode_frame(frame, "msgpack")  # v2: [4 ref + kind, seq, ...] (SPEC 12.3)
+                if isinstance(msg, list) and msg[0] % 4 == 2:  # finished
+                    break
+                if isinstance(msg, list) and msg[0] % 4 == 0:
+                    seq = msg[1]
                     if t > last.get(seq, 0.0):
                         last[seq] = t
                 elif isinstance(msg, dict):
                     if msg.get("type") == "view" and not viewed:
                         viewed = True
                         ready += 1
-                    elif msg.get("type") == "finished":
-                        break
 
     tasks = []
     for _ in range(n):
@@ -146,7 +147,7 @@ async def _play(url: str, ws_url: str, tokens: list[str], match: str) -> dict[in
 
     async def until_view(i: int, ws: Any) -> None:
         while True:
-            msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
+            msg = decode_frame(await ws.recv(), "msgpack")
             if isinstance(msg, dict) and msg.get("type") == "view":
                 hands[i] = [c["id"] for c in msg["doc"]["view"]["hand"]]
                 return
@@ -159,15 +160,15 @@ async def _play(url: str, ws_url: str, tokens: list[str], match: str) -> dict[in
             legal = None
             await ws.send(msgpack.packb({"type": "legal", "match": match}))
             while legal is None:
-                msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
+                msg = decode_frame(await ws.recv(), "msgpack")
                 if isinstance(msg, dict) and msg.get("type") == "legal_moves":
                     legal = msg["moves"]
             seq = move + 2
             sent[seq] = time.perf_counter()
             await ws.send(msgpack.packb({"type": "move", "match": match, "id": f"m{move}", "command": legal[0]}))
-            while True:  # the ack: [1, ref, seq, id]
-                msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
-                if isinstance(msg, list) and msg[0] == 1:
+            while True:  # the ack: [4 ref + 1, seq, id]
+                msg = decode_frame(await ws.recv(), "msgpack")
+                if isinstance(msg, list) and msg[0] % 4 == 1:
                     break
             await asyncio.sleep(0.02)  # one move in flight, and room for the fan-out to finish
         await http.get("/health")
