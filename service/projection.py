@@ -14,6 +14,7 @@ patches intern new keys, so the compact form too is built once per commit and au
 
 from __future__ import annotations
 
+import struct
 from collections import deque
 from typing import Any
 
@@ -30,22 +31,45 @@ RECENT = 256
 SAID_KEPT = 512
 
 
+def ws_frame(payload: bytes, binary: bool) -> bytes:
+    """`payload` as one unmasked, unfragmented WebSocket data frame (RFC 6455 5.2), the way a
+    server sends it without extensions: what a broadcast writes to every socket as it is."""
+    n = len(payload)
+    op = 0x82 if binary else 0x81
+    if n < 126:
+        return bytes((op, n)) + payload
+    if n < 65536:
+        return struct.pack("!BBH", op, 126, n) + payload
+    return struct.pack("!BBQ", op, 127, n) + payload
+
+
 class Frame:
     """One message, encoded lazily and at most once per wire encoding (msgpack, json,
     v2.msgpack, v2.json). `v2` is the message's protocol v2 form where it differs from v1."""
 
-    __slots__ = ("message", "v2", "_bytes")
+    __slots__ = ("message", "v2", "_bytes", "_framed")
 
     def __init__(self, message: dict[str, Any], v2: Any = None) -> None:
         self.message = message
         self.v2 = v2
         self._bytes: dict[str, bytes] = {}
+        self._framed: dict[str, bytes] | None = None
 
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
         if data is None:
             v2 = self.v2 is not None and encoding.startswith("v2.")
             data = self._bytes[encoding] = encode(self.v2 if v2 else self.message, encoding)
+        return data
+
+    def framed(self, encoding: str) -> bytes:
+        """The encoded message inside its WebSocket frame (binary for msgpack, text for json),
+        built once per encoding: a broadcast hands these same bytes to every socket."""
+        if self._framed is None:
+            self._framed = {}
+        data = self._framed.get(encoding)
+        if data is None:
+            data = self._framed[encoding] = ws_frame(self.encoded(encoding), encoding.endswith("msgpack"))
         return data
 
 
