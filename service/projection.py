@@ -93,6 +93,7 @@ class Projection:
         self._audiences: dict[Audience, AudienceProjection] = {}
         # Sentences this match has said (bounded): v2 interns one when it is said again.
         self._said: set[str] = set()
+        self._status: dict[str, Any] | None = None  # the status of the last advance
 
     def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
         return {"view": self.game.view(state, audience), "status": self.game.status(state)}
@@ -119,8 +120,14 @@ class Projection:
         """The patch frame of every watched audience for the commit that made `state`;
         `said` (the commit's sentences, the same for everyone) rides along in each."""
         frames: dict[Audience, Frame] = {}
+        # The status is the same for every audience: built once, and the previous object is
+        # kept while it says the same thing, so that each audience's diff settles it by identity.
+        status = self.game.status(state)
+        if self._status is not None and not diff(self._status, status):
+            status = self._status
+        self._status = status
         for audience, ap in self._audiences.items():
-            doc = self.document(state, audience)
+            doc = {"view": self.game.view(state, audience), "status": status}
             message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, self._said))
             ap.doc, ap.seq, ap._full = doc, seq, None
