@@ -122,7 +122,7 @@ class Projection:
         frames: dict[Audience, Frame] = {}
         # The status is the same for every audience: built once, and the previous object is
         # kept while it says the same thing, so that each audience's diff settles it by identity.
-        status = self.game.status(state)
+        status: dict[str, Any] = dict(self.game.status(state))
         if self._status is not None and not diff(self._status, status):
             status = self._status
         self._status = status
