@@ -26,6 +26,9 @@ class PatchError(ValueError):
     pass
 
 
+_ABSENT = object()
+
+
 def diff(old: Any, new: Any) -> list[Op]:
     ops: list[Op] = []
     _diff(old, new, [], ops)
@@ -56,10 +59,13 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
             if key not in new:
                 ops.append({"op": "remove", "path": [*path, key]})
         for key, value in new.items():
-            if key not in old:
+            was = old.get(key, _ABSENT)
+            if was is value:
+                continue  # shared with the previous document (or a small int): nothing to walk
+            if was is _ABSENT:
                 ops.append({"op": "add", "path": [*path, key], "value": value})
             else:
-                _diff(old[key], value, [*path, key], ops)
+                _diff(was, value, [*path, key], ops)
         return
     if isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops)
