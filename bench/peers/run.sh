@@ -25,6 +25,8 @@
 #   SKIP_EXISTING=1     skip steps whose result file exists (resume an interrupted session)
 #   OUT=DIR             results directory (default results)
 #   LEAN_ALL=1          run every scenario for the teahouse-*-lean configs (default: a only)
+#   PORT_OFFSET=N       add N to every port (bgio 8000, colyseus 2567, teahouse 8100, its redis
+#                       6390): two runs at once on one machine must not share a port
 #   WORKER_CORES=0,1    the cores of the teahouse-redis-wN configs (default: core 0, as every server)
 #
 # teahouse-redis-wN = teahouse-redis served by `teahouse serve --workers N`: the CPU and RSS
@@ -38,6 +40,10 @@ OUT=${OUT:-results}
 SCENARIOS=${SCENARIOS:-"a b c idle"}
 CONFIGS=${*:-"bgio bgio-delta colyseus colyseus-50ms"}
 ORDER=${ORDER:-byconfig}
+# Ports: PORT_OFFSET shifts all four, so that two runs on one machine do not serve each other.
+PORT_OFFSET=${PORT_OFFSET:-0}
+BGIO_PORT=$((8000 + PORT_OFFSET)); COLYSEUS_PORT=$((2567 + PORT_OFFSET))
+TEAHOUSE_PORT=$((8100 + PORT_OFFSET)); REDIS_PORT=$((6390 + PORT_OFFSET))
 LOCK=${LOCK:-}
 mkdir -p "$OUT"
 ulimit -n 20000 2>/dev/null || true
@@ -48,13 +54,13 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then PIN_SRV="taskset 
 
 server_cmd() { # config -> "adapter url command..."
   case "$1" in
-    bgio)          echo "bgio http://127.0.0.1:8000 node bgio/server.js --port 8000" ;;
-    bgio-delta)    echo "bgio http://127.0.0.1:8000 node bgio/server.js --port 8000 --delta" ;;
-    colyseus)      echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 0" ;;
-    colyseus-50ms) echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 50" ;;
+    bgio)          echo "bgio http://127.0.0.1:$BGIO_PORT node bgio/server.js --port $BGIO_PORT" ;;
+    bgio-delta)    echo "bgio http://127.0.0.1:$BGIO_PORT node bgio/server.js --port $BGIO_PORT --delta" ;;
+    colyseus)      echo "colyseus ws://127.0.0.1:$COLYSEUS_PORT node colyseus/server.js --port $COLYSEUS_PORT --patch-rate 0" ;;
+    colyseus-50ms) echo "colyseus ws://127.0.0.1:$COLYSEUS_PORT node colyseus/server.js --port $COLYSEUS_PORT --patch-rate 50" ;;
     teahouse-sqlite|teahouse-sqlite-lean|teahouse-redis|teahouse-redis-lean|teahouse-redis-w[0-9]*)
       # the store URL (@STORE@) is filled in by start_server: a fresh directory / redis-server
-      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 --spectators-per-match 0 $(workers_arg "$1") ${TEAHOUSE_SERVE_ARGS:-}" ;;
+      echo "teahouse http://127.0.0.1:$TEAHOUSE_PORT ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port $TEAHOUSE_PORT --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 --spectators-per-match 0 $(workers_arg "$1") ${TEAHOUSE_SERVE_ARGS:-}" ;;
     *) echo "unknown config $1" >&2; exit 2 ;;
   esac
 }
@@ -84,11 +90,11 @@ start_server() { # config
       DATA_DIR=$(mktemp -d -t teahouse-peers.XXXXXX)
       local store="sqlite:$DATA_DIR/db"
       if [[ "$1" == teahouse-redis* ]]; then
-        $PIN_SRV redis-server --port 6390 --bind 127.0.0.1 --dir "$DATA_DIR" --appendonly yes \
+        $PIN_SRV redis-server --port $REDIS_PORT --bind 127.0.0.1 --dir "$DATA_DIR" --appendonly yes \
           --appendfsync everysec --save "" --maxclients 20000 >"$OUT/$1.redis.log" 2>&1 &
         REDIS_PID=$!
-        wait_port 6390 || { echo "redis-server did not start" >&2; return 1; }
-        store="redis://127.0.0.1:6390/0"
+        wait_port $REDIS_PORT || { echo "redis-server did not start" >&2; return 1; }
+        store="redis://127.0.0.1:$REDIS_PORT/0"
       fi
       CMD=${CMD/@STORE@/$store}
       if [[ "$1" == *-lean ]]; then CLIENT_ENV=lean; fi
