@@ -44,14 +44,13 @@ from service.origins import OriginGuard
 from service.runtime import DIVERGED_SEEN
 from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
 from service.store import EventStore, MatchRecord, StoreUnavailable, open_store
+from service.ws_direct import CLOSE_TOO_MANY, CLOSE_UNSUPPORTED, ENDPOINT_KEY, Endpoint
 
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
 JS = Path(__file__).resolve().parent.parent / "clients" / "js"  # the JS SDK, imported by the web client
 # The JSON Schema of each game's view (docs/games/schemas/<id>.view.json), served as it is.
 VIEW_SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "games" / "schemas"
-CLOSE_UNSUPPORTED = 4406
-CLOSE_TOO_MANY = 4429  # the client address holds Limits.connections_per_address connections
 
 
 def json(data: Any, status: int = 200) -> Response:
@@ -123,7 +122,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     connections = ConnectionCounts(lim.connections_per_address)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         install_log_redaction()
         s = store if store is not None else open_store(store_url or "sqlite:teahouse-data", lim.wait_replicas,
                                                        lim.wait_timeout_ms)
@@ -135,7 +134,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
             name="retention") if lim.retention_days else None
-        yield
+        # service/ws_direct.py serves /ws from uvicorn's protocol object, with this endpoint
+        yield {ENDPOINT_KEY: Endpoint(lobby, lim, connections)}
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
@@ -302,6 +302,8 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 
     async def websocket(ws: WebSocket) -> None:
+        """/ws through ASGI: served only where service/ws_direct.py does not serve it (another
+        ASGI server); the same handshake checks, the same Session."""
         offered = list(ws.scope.get("subprotocols") or [])
         chosen = negotiate(offered)
         await ws.accept(subprotocol=chosen.subprotocol if chosen else None)

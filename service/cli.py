@@ -112,9 +112,10 @@ def _serve(args: argparse.Namespace) -> int:
     log_config = logs.config(args.log_format or logs.default_format(), args.log_level, args.access_log)
     logging.config.dictConfig(log_config)
     limits = Limits.from_sources(args)
-    # uvicorn's protocols with deadlines for slow requests and a close that is not lost (guards)
+    # uvicorn's protocols with deadlines for slow requests and a close that is not lost (guards);
+    # /ws served from the WebSocket protocol object itself (ws_direct)
     options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits),
-                         ws="service.guards:LingeringWebSocketProtocol", ws_per_message_deflate=False,
+                         ws="service.ws_direct:DirectWebSocketProtocol", ws_per_message_deflate=False,
                          ws_max_size=1 << 20, log_level=args.log_level, lifespan="on",
                          log_config=log_config, access_log=False,  # the access log is service/access.py
                          # SIGTERM: stop accepting, close WebSockets with 1012 (guards), then this

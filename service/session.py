@@ -12,7 +12,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from protocol import messages
@@ -41,6 +41,8 @@ CLOSE_IDLE = 4410  # watched no match for Limits.idle_socket_s: an idle socket s
 # After a `rate_limited` refusal the connection is not read for the advertised delay (at most
 # this long): a flooder's refusals cost the node no more than its accepted requests would.
 MAX_PAUSE_S = 1.0
+# The requests whose handling waits (for the store): the others are answered at once.
+_WAITING = frozenset({"join", "spectate", "move"})
 
 
 class RateLimited(Exception):
@@ -83,6 +85,7 @@ class Session:
         # them); and how many frames had been queued when the last request was answered. A
         # request read while written < answered is pipelined: it counts against the rate.
         self.queued = self.queued_bytes = self.written = self._answered = 0
+        self.pause_s = 0.0
 
     def idle_for(self) -> float:
         """Seconds this connection has watched no match (0 while it watches one)."""
@@ -119,8 +122,21 @@ class Session:
 
     # -- in ---------------------------------------------------------------------------------
     async def handle(self, frame: bytes | str) -> None:
+        """Handle one frame to the end, pause included (an adapter that awaits each frame)."""
+        pending = self.receive(frame)
+        if pending is not None:
+            await pending
+        if self.pause_s:
+            pause, self.pause_s = self.pause_s, 0.0
+            await asyncio.sleep(pause)
+
+    def receive(self, frame: bytes | str) -> Coroutine[Any, Any, None] | None:
+        """Handle one frame as far as it goes without waiting: None when it is answered (or
+        refused), else the rest of its handling (a request that waits for the store: join,
+        spectate, move), which the adapter runs before it hands over the next frame. After a
+        refusal for the rate, `pause_s` is how long the adapter must not read this connection."""
         if self.cut:
-            return  # cut off: nothing it sends counts any more
+            return None  # cut off: nothing it sends counts any more
         ref = match = raw = None
         pipelined = self.written < self._answered
         try:
@@ -140,30 +156,48 @@ class Session:
             if isinstance(raw, dict) and not self.greeted and raw.get("type") not in ("hello", "ping"):
                 raise ProtocolError("hello_required", "send hello first")
             msg = messages.parse_client(raw)
-            await getattr(self, f"_on_{msg['type']}")(msg)
-        except RateLimited as exc:
-            await self._refuse(exc, ref, match, raw if isinstance(raw, dict) else None)
-        except ProtocolError as exc:
-            self._error(exc.code, exc.message, ref, match)
-        except LobbyError as exc:
-            code = exc.code if exc.code in ("unknown_match",) else "bad_field"
-            self._error(code, exc.message, ref, match)
-        except StoreUnavailable:
-            self._error("store_unavailable", STORE_UNAVAILABLE, ref, match)
-        except Exception:
-            log.exception("session %s: failed on a frame", self.id)
-            self._error("internal", "the server failed on this message; nothing was changed", ref, match)
+            kind = msg["type"]
+            if kind in _WAITING:
+                return self._finish(getattr(self, f"_on_{kind}")(msg), ref, match, raw)
+            getattr(self, f"_on_{kind}")(msg)
+        except Exception as exc:
+            self._failed(exc, ref, match, raw)
+        self._answered = self.queued
+        return None
+
+    async def _finish(self, pending: Coroutine[Any, Any, None], ref: str | None, match: str | None,
+                      raw: Any) -> None:
+        try:
+            await pending
+        except Exception as exc:
+            self._failed(exc, ref, match, raw)
         finally:
             self._answered = self.queued
+
+    def _failed(self, exc: Exception, ref: str | None, match: str | None, raw: Any) -> None:
+        """Answer a frame whose handling raised: a structured error, never the end of the
+        connection. Called inside the `except` clause (log.exception reads the exception)."""
+        if isinstance(exc, RateLimited):
+            self._refuse(exc, ref, match, raw if isinstance(raw, dict) else None)
+        elif isinstance(exc, ProtocolError):
+            self._error(exc.code, exc.message, ref, match)
+        elif isinstance(exc, LobbyError):
+            code = exc.code if exc.code in ("unknown_match",) else "bad_field"
+            self._error(code, exc.message, ref, match)
+        elif isinstance(exc, StoreUnavailable):
+            self._error("store_unavailable", STORE_UNAVAILABLE, ref, match)
+        else:
+            log.exception("session %s: failed on a frame", self.id)
+            self._error("internal", "the server failed on this message; nothing was changed", ref, match)
 
     def _error(self, code: str, message: str, ref: str | None, match: str | None) -> None:
         metrics.ERRORS.labels(code).inc()
         self.send(messages.error(code, message, ref, match))
 
-    async def _refuse(self, exc: RateLimited, ref: str | None, match: str | None, raw: dict[str, Any] | None) -> None:
+    def _refuse(self, exc: RateLimited, ref: str | None, match: str | None, raw: dict[str, Any] | None) -> None:
         """Answer a request refused for its rate or its bytes, naming it (`ref`: its id, else
-        its type) so a client waiting for its answer knows to send it again, then stop reading
-        this connection for the delay advertised (SPEC 7.1)."""
+        its type) so a client waiting for its answer knows to send it again; the adapter then
+        stops reading this connection for the delay advertised (SPEC 7.1), `pause_s`."""
         kind = raw.get("type") if raw is not None and isinstance(raw.get("type"), str) else "message"
         retry_ms = max(1, int(exc.wait_s * 1000 + 0.999))
         if exc.what == "requests":
@@ -175,7 +209,7 @@ class Session:
         metrics.ERRORS.labels("rate_limited").inc()
         self.send(messages.error("rate_limited", f"{why}; send it again in {retry_ms} ms", ref, match, retry_ms))
         self._answered = self.queued
-        await asyncio.sleep(min(exc.wait_s, MAX_PAUSE_S))
+        self.pause_s = min(exc.wait_s, MAX_PAUSE_S)
 
     def _spend_bytes(self) -> None:
         """Refuse a large answer (legal moves, resync) while the byte budget is in debt."""
@@ -183,7 +217,7 @@ class Session:
         if wait:
             raise RateLimited(wait, "bytes")
 
-    async def _on_hello(self, msg: dict[str, Any]) -> None:
+    def _on_hello(self, msg: dict[str, Any]) -> None:
         if self.greeted:
             raise ProtocolError("already_greeted", "hello was already sent on this connection")
         self.greeted = True
@@ -244,7 +278,7 @@ class Session:
         except KeyError:
             raise ProtocolError("not_joined", f"join or spectate match {match_id!r} first") from None
 
-    async def _on_leave(self, msg: dict[str, Any]) -> None:
+    def _on_leave(self, msg: dict[str, Any]) -> None:
         rt, _ = self._joined(msg["match"])
         rt.detach(self)
         del self.joined[msg["match"]]
@@ -275,7 +309,7 @@ class Session:
             else:
                 self.send(messages.ack(rt.id, msg["id"], seq))
 
-    async def _on_legal(self, msg: dict[str, Any]) -> None:
+    def _on_legal(self, msg: dict[str, Any]) -> None:
         rt, seat = self._joined(msg["match"])
         if seat is None:
             raise ProtocolError("not_seated", "spectators have no legal moves")
@@ -289,14 +323,14 @@ class Session:
         self.deliver(data)
         self.budget.bytes.charge(len(data))
 
-    async def _on_resync(self, msg: dict[str, Any]) -> None:
+    def _on_resync(self, msg: dict[str, Any]) -> None:
         rt, audience = self._joined(msg["match"])
         self._spend_bytes()
         before = self.queued_bytes
         rt.answer_resync(self, audience, msg["since"])
         self.budget.bytes.charge(self.queued_bytes - before)
 
-    async def _on_ping(self, msg: dict[str, Any]) -> None:
+    def _on_ping(self, msg: dict[str, Any]) -> None:
         self.send(messages.pong(msg.get("nonce")))
 
     def leave_all(self) -> None:

@@ -103,7 +103,9 @@ start_server() { # config
   SRV_LOG="$OUT/$1.server.log"
   local pin=$PIN_SRV
   if [[ "$1" == teahouse-redis-w* && -n "$PIN_SRV" && -n "${WORKER_CORES:-}" ]]; then pin="taskset -c $WORKER_CORES"; fi
-  NODE_ENV=production $pin $CMD >"$SRV_LOG" 2>&1 &
+  # Teahouse: the checkout's own code first (the shared venv's editable install may point at
+  # another worktree), as bench/_support.Server does.
+  NODE_ENV=production PYTHONPATH=${TEAHOUSE_HOME:-}${PYTHONPATH:+:$PYTHONPATH} $pin $CMD >"$SRV_LOG" 2>&1 &
   SRV_PID=$!
   PIDS=$SRV_PID${REDIS_PID:+,$REDIS_PID}
   if wait_port "$port"; then

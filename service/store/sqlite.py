@@ -80,8 +80,9 @@ class SqliteStore(EventStore):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._db = self._pool.submit(self._connect).result()
-        # In-process wake-ups for tailing readers; other processes are found by polling.
-        self._appended: dict[str, asyncio.Event] = {}
+        # The tailing readers of each match in this process: an append hands them its commit
+        # (no read back from the file); commits of other processes are found by polling.
+        self._tails: dict[str, list[_Tail]] = {}
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -231,12 +232,8 @@ class SqliteStore(EventStore):
                 raise Conflict(f"{match_id}: seq {commit.seq} taken") from exc
 
         await self._run(go)
-        self._wake(match_id)
-
-    def _wake(self, match_id: str) -> None:
-        ev = self._appended.pop(match_id, None)
-        if ev is not None:
-            ev.set()
+        for t in self._tails.get(match_id, ()):
+            t.push(commit)
 
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
         top = until if until is not None else 1 << 62
@@ -256,22 +253,51 @@ class SqliteStore(EventStore):
         return await self._run(go)
 
     async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
-        while True:
-            ev = self._appended.setdefault(match_id, asyncio.Event())
+        """The log from `after` on, for ever. Commits appended through this store come from
+        the append itself; the file is read at the start, after a gap, and every POLL_SECONDS
+        while quiet (another process's commits; a log gone backwards)."""
+        me = _Tail()
+        self._tails.setdefault(match_id, []).append(me)
+        loop = asyncio.get_running_loop()
+        try:
             commits = await self.read(match_id, after)
-            for c in commits:
-                yield c
-                after = c.seq
-            if commits:
-                continue
-            try:
-                await asyncio.wait_for(ev.wait(), POLL_SECONDS)
-            except TimeoutError:
-                # Quiet for a while: is the file still as long as what we have (a restored
-                # older copy of the file is a log gone backwards)?
-                last = await self.last_seq(match_id)
-                if last < after:
-                    raise LogRewound(match_id, after, last) from None
+            while True:
+                for c in commits:
+                    if c.seq <= after:
+                        continue  # read from the file and handed by its append too
+                    if c.seq != after + 1:
+                        break  # a gap (another process appended in between): read it
+                    yield c
+                    after = c.seq
+                else:
+                    commits = []
+                if commits:
+                    commits = await self.read(match_id, after)
+                    continue
+                if not me.pending:
+                    me.waiter = waiter = loop.create_future()
+                    timer = loop.call_later(POLL_SECONDS, _expire, waiter)
+                    try:
+                        await waiter
+                    finally:
+                        timer.cancel()
+                        me.waiter = None
+                if me.pending:
+                    commits, me.pending = me.pending, []
+                    continue
+                # Quiet for a while: commits of another process? Is the file still as long as
+                # what we have (a restored older copy of the file is a log gone backwards)?
+                commits = await self.read(match_id, after)
+                if not commits:
+                    last = await self.last_seq(match_id)
+                    if last < after:
+                        raise LogRewound(match_id, after, last) from None
+        finally:
+            tails = self._tails.get(match_id)
+            if tails is not None:
+                tails.remove(me)
+                if not tails:
+                    del self._tails[match_id]
 
     # -- snapshots --------------------------------------------------------------------------
     async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:
@@ -304,3 +330,24 @@ class _tx:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+class _Tail:
+    """One tailing reader: the commits appended in this process that it has not yielded yet,
+    and the future it waits on while it has none."""
+
+    __slots__ = ("pending", "waiter")
+
+    def __init__(self) -> None:
+        self.pending: list[Commit] = []
+        self.waiter: asyncio.Future[None] | None = None
+
+    def push(self, commit: Commit) -> None:
+        self.pending.append(commit)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
