@@ -44,7 +44,7 @@ from service.origins import OriginGuard
 from service.runtime import DIVERGED_SEEN
 from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
 from service.store import EventStore, MatchRecord, StoreUnavailable, open_store
-from service.ws_direct import CLOSE_TOO_MANY, CLOSE_UNSUPPORTED, ENDPOINT_KEY, Endpoint
+from service.ws_direct import CLOSE_TOO_MANY, CLOSE_UNSUPPORTED, ENDPOINT_KEY, Endpoint, IdleSweep
 
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
@@ -135,7 +135,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
             name="retention") if lim.retention_days else None
         # service/ws_direct.py serves /ws from uvicorn's protocol object, with this endpoint
-        yield {ENDPOINT_KEY: Endpoint(lobby, lim, connections)}
+        yield {ENDPOINT_KEY: Endpoint(lobby, lim, connections, IdleSweep(lim.idle_socket_s))}
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)

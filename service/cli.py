@@ -114,7 +114,7 @@ def _serve(args: argparse.Namespace) -> int:
     limits = Limits.from_sources(args)
     # uvicorn's protocols with deadlines for slow requests and a close that is not lost (guards);
     # /ws served from the WebSocket protocol object itself (ws_direct)
-    options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits),
+    options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits), loop=_event_loop(),
                          ws="service.ws_direct:DirectWebSocketProtocol", ws_per_message_deflate=False,
                          ws_max_size=1 << 20, log_level=args.log_level, lifespan="on",
                          log_config=log_config, access_log=False,  # the access log is service/access.py
@@ -145,6 +145,15 @@ def _serve(args: argparse.Namespace) -> int:
     options["http"] = "service.guards:GuardedHttpFromEnv"  # worker processes import it, limits from env
     uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
     return 0
+
+
+def _event_loop() -> str:
+    """uvloop (a dependency, pyproject.toml) where it is installed: a node's CPU per move is
+    mostly the event loop and the transport (bench/README.md, issue 12). Named rather than
+    uvicorn's "auto", so that a broken uvloop install fails loudly instead of falling back."""
+    import importlib.util
+
+    return "uvloop" if importlib.util.find_spec("uvloop") is not None else "asyncio"
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ state their defaults and tests/protocol checks they agree.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import re
 from typing import Any
@@ -287,6 +288,11 @@ class _Flag:
         return True
 
 
+# The context of per-connection timers whose callbacks read no context variable: a timer
+# otherwise copies the current context (a Context and its map on every idle connection).
+QUIET = contextvars.Context()
+
+
 class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, closing without losing the close frame.
 
@@ -367,6 +373,12 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
             headers = self.scope["headers"]
             if isinstance(headers, list):
                 headers.clear()
+
+    def schedule_ping(self) -> None:
+        # uvicorn's, in the QUIET context (memory per idle connection)
+        assert self.ping_interval is not None
+        delay = max(0.0, self.ping_interval - self.last_ping_rtt)
+        self.ping_timer = self.loop.call_later(delay, self.send_keepalive_ping, context=QUIET)
 
     def data_received(self, data: bytes) -> None:
         if self._lingering:

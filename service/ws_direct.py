@@ -21,19 +21,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+from websockets.exceptions import InvalidState, ProtocolError
 from websockets.frames import Frame
 from websockets.http11 import Request
+from websockets.protocol import State
 
 from protocol.versions import negotiate, unsupported_reason
 from service import metrics
 from service.address_limits import ConnectionCounts
-from service.guards import LingeringWebSocketProtocol, redact
+from service.guards import QUIET, LingeringWebSocketProtocol, redact
 from service.limits import Limits
 from service.lobby import Lobby
 from service.origins import CLOSE_ORIGIN, origin_allowed
@@ -46,6 +49,32 @@ CLOSE_TOO_MANY = 4429  # the client address holds Limits.connections_per_address
 access_log = logging.getLogger("teahouse.access")
 
 
+class IdleSweep:
+    """The connections that watch no match, looked at by one timer (Limits.idle_socket_s):
+    a timer of its own would cost each connection about half a KiB."""
+
+    __slots__ = ("members", "period", "_timer")
+
+    def __init__(self, idle_s: float) -> None:
+        self.members: set[DirectWebSocketProtocol] = set()
+        self.period = min(1.0, idle_s / 4)
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, proto: DirectWebSocketProtocol) -> None:
+        self.members.add(proto)
+        if self._timer is None:
+            self._timer = proto.loop.call_later(self.period, self._sweep, proto.loop, context=QUIET)
+
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        for proto in list(self.members):
+            if not proto._idle_check():
+                self.members.discard(proto)
+                proto._swept = False
+        if self.members:
+            self._timer = loop.call_later(self.period, self._sweep, loop, context=QUIET)
+
+
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """What the /ws handshake and its sessions need of the app."""
@@ -53,6 +82,7 @@ class Endpoint:
     lobby: Callable[[], Lobby]
     limits: Limits
     connections: ConnectionCounts
+    idle: IdleSweep
     path: str = "/ws"
 
 
@@ -71,6 +101,32 @@ class _Discard:
 _DISCARD = _Discard()
 
 
+_last_framed: tuple[bytes, int, bytes] = (b"", 0, b"")
+
+
+def framed(data: bytes, opcode: int) -> bytes:
+    """One final, unmasked data frame (RFC 6455 5.2) of `data`; the last one is remembered, as
+    a broadcast frames the same bytes for every connection of an audience in a row."""
+    global _last_framed
+    last = _last_framed
+    if last[0] is data and last[1] == opcode:
+        return last[2]
+    n = len(data)
+    if n < 126:
+        head = bytes((opcode, n))
+    elif n < 65536:
+        head = _SHORT.pack(opcode, 126, n)
+    else:
+        head = _LONG.pack(opcode, 127, n)
+    frame = head + data
+    _last_framed = (data, opcode, frame)
+    return frame
+
+
+_SHORT = struct.Struct("!BBH")
+_LONG = struct.Struct("!BBQ")
+
+
 def _bytes(data: bytes | bytearray | memoryview) -> bytes:
     # websockets' parser gives bytes; the type allows the others
     return data if type(data) is bytes else bytes(data)
@@ -85,7 +141,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
     _busy: asyncio.Task[None] | None = None  # a frame's handling that waits for the store
     _held: list[bytes | str] | None = None  # frames read while one is busy or reading is paused
     _pause_timer: asyncio.TimerHandle | None = None
-    _idle_timer: asyncio.TimerHandle | None = None
+    _swept = False  # in its endpoint's IdleSweep
     _handling = False  # answers wait: the frames read together are being handled
     _flush_soon = False
     _binary = True
@@ -145,7 +201,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         if not self.conn.extensions:  # frames go out as framed (no deflate): broadcasts skip the framing
             session.direct = self._write_direct
         metrics.CONNECTIONS.inc()
-        self._idle_check()
+        self._watch_idle()
 
     def _client_address(self, headers: Any) -> str:
         """The client's address as the ASGI app saw it: X-Forwarded-For from a trusted proxy."""
@@ -197,6 +253,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
             if self._busy is None:
                 self._handling = False
                 self._flush()
+                self._watch_idle()
 
     def handle_text(self, event: Frame) -> None:
         if self.session is None or not event.fin:
@@ -294,6 +351,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         self._held = None
         self._handling = False
         self._flush()
+        self._watch_idle()
         if self.read_paused and not self.close_sent:
             self.read_paused = False
             self.transport.resume_reading()
@@ -330,9 +388,30 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         if not outbox or not self.writable.is_set() or self.close_sent or self.transport.is_closing():
             return  # a full buffer: resume_writing comes back here
         conn = self.conn
+        if conn.state is not State.OPEN or conn.extensions or conn.expect_continuation_frame:
+            return self._flush_through_websockets()
+        # Data frames framed here (a server's frames are not masked): the same bytes go to
+        # every connection of an audience, so the frame is built once for all of them.
+        opcode = 0x82 if self._binary else 0x81
+        if conn.writes:  # a pong or close the parser queued, first
+            self.transport.write(b"".join(conn.data_to_send()))
+        if len(outbox) == 1:
+            self.transport.write(framed(outbox[0], opcode))
+        else:
+            self.transport.writelines([framed(data, opcode) for data in outbox])
+        session.written += len(outbox)
+        outbox.clear()
+
+    def _flush_through_websockets(self) -> None:
+        session = self.session
+        assert session is not None
+        outbox, conn = session.outbox, self.conn
         send = conn.send_binary if self._binary else conn.send_text
-        for data in outbox:
-            send(data)
+        try:
+            for data in outbox:
+                send(data)
+        except (InvalidState, ProtocolError):
+            return
         session.written += len(outbox)
         outbox.clear()
         self.transport.write(b"".join(conn.data_to_send()))
@@ -351,18 +430,24 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         broadcast that found it full, on the next turn of the loop."""
         self.loop.call_soon(self._close, code, reason)
 
-    def _idle_check(self) -> None:
-        """Close a connection that watches no match for idle_socket_s."""
-        self._idle_timer = None
+    def _idle_check(self) -> bool:
+        """Close a connection that has watched no match for idle_socket_s. False once it needs
+        no more checks (it watches a match, or it is closing)."""
         session, endpoint = self.session, self._endpoint
         if session is None or endpoint is None or self.close_sent or self.disconnected:
-            return
+            return False
         idle_s = endpoint.limits.idle_socket_s
         idle = session.idle_for()
         if idle >= idle_s:
             self._cut(CLOSE_IDLE, f"idle: no match watched for {idle_s:g} s")
-            return
-        self._idle_timer = self.loop.call_later(idle_s - idle if idle else min(idle_s, 5.0), self._idle_check)
+            return False
+        return idle > 0  # watching a match: _watch_idle asks again when it watches none
+
+    def _watch_idle(self) -> None:
+        session, endpoint = self.session, self._endpoint
+        if not self._swept and session is not None and endpoint is not None and not session.joined:
+            self._swept = True
+            endpoint.idle.add(self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -373,10 +458,9 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
             client = self.client[0] if self.client else "-"
             access_log.info("%s %s %d %.1f ms", "WS", redact(path), 101, ms,
                             extra={"method": "WS", "path": redact(path), "status": 101, "ms": ms, "client": client})
-        for timer in (self._idle_timer, self._pause_timer):
-            if timer is not None:
-                timer.cancel()
-        self._idle_timer = self._pause_timer = None
+        if self._pause_timer is not None:
+            self._pause_timer.cancel()
+            self._pause_timer = None
         if self._endpoint is not None and self._address is not None:
             self._endpoint.connections.close(self._address)
             self._address = None

@@ -13,6 +13,7 @@ on connections outside the pool: a blocking read must never hold a pooled connec
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
@@ -22,7 +23,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from service import metrics
 from service.store.base import (
@@ -104,6 +106,7 @@ class RedisStore(EventStore):
         self._pool = pool
         self._r: Any = aioredis.Redis(connection_pool=pool)
         self._append_script = self._r.register_script(_APPEND)
+        self._appender = Appender(pool)
         self._readers: Any = None  # StreamReaders, made on first use, inside the event loop
 
     # -- matches ------------------------------------------------------------------------
@@ -223,7 +226,7 @@ class RedisStore(EventStore):
         args: list[Any] = [commit.seq, commit.pack()]
         try:
             if not self.wait_replicas:
-                await self._append_script(keys=keys, args=args)
+                await self._appender.evalsha(self._append_script, keys, args)
                 return
             # WAIT counts the writes of its own connection: one pipeline, one connection.
             async with self._r.pipeline(transaction=False) as p:
@@ -340,4 +343,98 @@ class RedisStore(EventStore):
         if self._readers is not None:
             await self._readers.close()
         await self._r.aclose()
+        await self._appender.aclose()
         await self._pool.aclose()  # a pool given to the client is not closed with it
+
+
+_closing: set[asyncio.Future[Any]] = set()  # disconnects under way (a task must be referenced)
+
+
+class Appender:
+    """The connection the appends of a node go through, outside the pool: a move's append is
+    one EVALSHA and its reply, without the pool's per-command checkout (a condition, a
+    timeout, a read of the socket to check it is idle, wait-time metrics), which cost more
+    CPU than the round trip (issue 12). Appends of several matches are pipelined on it (sent
+    at once, replies read in the order sent), so Redis still fsyncs the appends that arrive
+    together once (appendfsync always). A broken connection is opened again and the append
+    sent once more (a repeated append conflicts with itself, and the runtime catches up), as
+    the pool's retry does."""
+
+    def __init__(self, pool: aioredis.ConnectionPool) -> None:
+        self._pool = pool
+        self._conn: Any = None
+        self._connecting: asyncio.Lock | None = None
+        self._last: asyncio.Future[None] | None = None  # done when the last reply sent for is read
+
+    async def evalsha(self, script: Any, keys: list[Any], args: list[Any]) -> Any:
+        for attempt in (0, 1):
+            conn = None
+            try:
+                conn = await self._connection()
+                return await self._call(conn, script.sha, keys, args)
+            except NoScriptError:  # a restarted Redis forgot its scripts
+                assert conn is not None
+                return await self._call(conn, script.script, keys, args, "EVAL")
+            except ResponseError:
+                raise  # Redis's answer (a conflict): the connection is as good as before
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                self._drop(conn)
+                if attempt:
+                    raise
+            except BaseException:
+                # Cancelled (or failed) between the command and its reply: the reply would be
+                # read as the next append's. The connection is not used again.
+                self._drop(conn)
+                raise
+        raise AssertionError("unreachable")
+
+    async def _connection(self) -> Any:
+        conn = self._conn
+        if conn is not None and conn.is_connected:
+            return conn
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            conn = self._conn
+            if conn is not None and conn.is_connected:
+                return conn
+            # A connection that broke is never opened again: appends still waiting for their
+            # replies on it must not read the new one's.
+            self._drop(conn)
+            conn = self._pool.connection_class(**self._pool.connection_kwargs)
+            await conn.connect()
+            self._conn, self._last = conn, None
+            return conn
+
+    async def _call(self, conn: Any, script: str, keys: list[Any], args: list[Any], command: str = "EVALSHA") -> Any:
+        # Sent and queued for its reply in one step (no await in between): replies come in
+        # the order the commands were written.
+        before = self._last
+        mine = self._last = asyncio.get_running_loop().create_future()
+        try:
+            if self._conn is not conn or conn._writer is None:
+                raise RedisConnectionError("the append connection was dropped")
+            conn._writer.writelines(conn.pack_command(command, script, len(keys), *keys, *args))
+            if before is not None and not before.done():
+                await asyncio.shield(before)
+                if self._conn is not conn:  # an append before this one lost its reply
+                    raise RedisConnectionError("the append connection was dropped")
+            return await conn.read_response()
+        finally:
+            mine.set_result(None)
+            if self._last is mine:
+                self._last = None
+
+    def _drop(self, conn: Any) -> None:
+        if conn is None:
+            return
+        if self._conn is conn:
+            self._conn = None
+            self._last = None
+        _closing.add(t := asyncio.ensure_future(conn.disconnect()))
+        t.add_done_callback(_closing.discard)
+
+    async def aclose(self) -> None:
+        if self._conn is not None:
+            await self._conn.disconnect()
+            self._conn = None
