@@ -37,6 +37,7 @@ from websockets.asyncio.client import connect
 os.environ["TEAHOUSE_BENCH_GAMES"] = "1"  # the server (a child process) plays handcards too
 
 from protocol import codec  # noqa: E402
+from protocol.v2 import decode_frame  # noqa: E402
 from service.games import enable_bench_games, get_game  # noqa: E402
 from service.games.playout import playout  # noqa: E402
 
@@ -166,7 +167,7 @@ class LeanSpectator(asyncio.Protocol):
             payload = buf[at + head:at + head + n]
             at += head + n
             if op == 0x2:
-                self.message(msgpack.unpackb(payload, strict_map_key=False), t)
+                self.message(decode_frame(payload, "msgpack"), t)
             elif op == 0x9 and self.transport is not None:  # ping: pong with its payload
                 self.transport.write(_client_frame(payload, 0xA))
             elif op == 0x8:
@@ -174,16 +175,17 @@ class LeanSpectator(asyncio.Protocol):
         self.buf = buf[at:]
 
     def message(self, msg: Any, t: float) -> None:
-        if isinstance(msg, list) and msg[0] == 0:  # a v2 patch: [0, ref, seq, ...]
-            seq = msg[2]
-            if t > self.last.get(seq, 0.0):
-                self.last[seq] = t
-        elif isinstance(msg, dict):
-            if msg.get("type") == "view" and not self.viewed:
-                self.viewed = True
-                self.state["ready"] += 1
-            elif msg.get("type") == "finished":
+        if isinstance(msg, list):  # v2: [4 ref + kind, seq, ...] (SPEC 12.3)
+            kind = msg[0] % 4
+            if kind == 0:  # a patch
+                seq = msg[1]
+                if t > self.last.get(seq, 0.0):
+                    self.last[seq] = t
+            elif kind == 2:  # finished
                 self.close()
+        elif isinstance(msg, dict) and msg.get("type") == "view" and not self.viewed:
+            self.viewed = True
+            self.state["ready"] += 1
 
     def close(self) -> None:
         if self.transport is not None:
@@ -230,7 +232,7 @@ async def _play(url: str, ws_url: str, tokens: list[str], match: str) -> dict[in
 
     async def until_view(i: int, ws: Any) -> None:
         while True:
-            msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
+            msg = decode_frame(await ws.recv(), "msgpack")
             if isinstance(msg, dict) and msg.get("type") == "view":
                 hands[i] = [c["id"] for c in msg["doc"]["view"]["hand"]]
                 return
@@ -243,15 +245,15 @@ async def _play(url: str, ws_url: str, tokens: list[str], match: str) -> dict[in
             legal = None
             await ws.send(msgpack.packb({"type": "legal", "match": match}))
             while legal is None:
-                msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
+                msg = decode_frame(await ws.recv(), "msgpack")
                 if isinstance(msg, dict) and msg.get("type") == "legal_moves":
                     legal = msg["moves"]
             seq = move + 2
             sent[seq] = time.perf_counter()
             await ws.send(msgpack.packb({"type": "move", "match": match, "id": f"m{move}", "command": legal[0]}))
-            while True:  # the ack: [1, ref, seq, id]
-                msg = msgpack.unpackb(await ws.recv(), strict_map_key=False)
-                if isinstance(msg, list) and msg[0] == 1:
+            while True:  # the ack: [4 ref + 1, seq, id]
+                msg = decode_frame(await ws.recv(), "msgpack")
+                if isinstance(msg, list) and msg[0] % 4 == 1:
                     break
             await asyncio.sleep(0.02)  # one move in flight, and room for the fan-out to finish
         await http.get("/health")

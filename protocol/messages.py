@@ -16,7 +16,7 @@ TOKEN_MAX = 128
 
 # field -> (accepted types, required). bool is excluded from int explicitly below.
 _CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"client": ((str,), False)},
+    "hello": {"client": ((str,), False), "said": ((bool,), False)},
     "join": {"match": ((str,), True), "token": ((str,), True), "since": ((int,), False)},
     "spectate": {"match": ((str,), True), "since": ((int,), False)},
     "leave": {"match": ((str,), True)},
@@ -47,7 +47,7 @@ def parse_client(obj: Any) -> Message:
                 raise ProtocolError("bad_field", f"{kind}: the field {name!r} is required")
             continue
         value = obj[name]
-        if isinstance(value, bool) or not isinstance(value, types):
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
             want = " or ".join("map" if t is dict else t.__name__ for t in types)
             raise ProtocolError("bad_field", f"{kind}: the field {name!r} must be {want}, not {type(value).__name__}")
         if isinstance(value, str) and len(value) > _MAX_LEN.get(name, 10_000):

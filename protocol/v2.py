@@ -1,26 +1,36 @@
-"""Protocol v2's compact forms (SPEC.md §12): patches and acks as positional arrays.
+"""Protocol v2's compact forms (SPEC.md §12): patches, acks and `finished` as positional arrays.
 
-v2 is v1 with three messages changed. `view` also carries `ref` (a small integer naming the
-match on this connection) and `keys` (the audience's key table). `patch` and `ack` are arrays:
+v2 is v1 with five messages changed. `view` also carries `ref` (a small integer naming the
+match on this connection), `keys` (the audience's key table), `paths` (its path table) and
+`sentences` (the match's sentence table). `patch`, `ack`, `finished` and `presence` are arrays
+whose first element `h = 4 * ref + kind` names the match and the kind of frame at once:
 
-    patch  [0, ref, seq, op, op, ..., said?, extras?]
-    ack    [1, ref, seq, id]
+    patch     [4 ref,     seq, op, op, ..., said?, extras?]
+    ack       [4 ref + 1, seq, id]
+    finished  [4 ref + 2, seq, result, seed]
+    presence  [4 ref + 3, seats, spectators]
 
-Ops are a flat stream. Each starts with a header integer H: kind = H % 4 (0 add, 1 remove,
-2 replace, 3 intern), keep = H // 4 % 8, fresh = H // 32. An intern op (H = 3) is followed by
-one string, appended to the key table. Any other op addresses the path made of the first
+In msgpack a compact frame is sent as its elements one after another (a msgpack stream, without
+the array's header); a binary frame that starts with a map is an ordinary message.
+
+Ops are a flat stream. Each starts with a header integer H. H >= 0: kind = H % 4 (0 add,
+1 remove, 2 replace, 3 intern), keep = H // 4 % 8, fresh = H // 32. H = 3 is a key intern: one
+string follows, appended to the key table. Any other op addresses the path made of the first
 `keep` elements of the previous op's path and `fresh` elements that follow H; add and replace
-then carry the value. A path element >= 0 is a list index; a negative one -1 - k names the
-map key at index k of the key table. Inside values every map key is a key index k (an integer
-in msgpack; its decimal string in JSON, whose keys are strings). An array in place of a header
-is the patch's `said` (its sentences, positional: the word "said" is not sent); inside it, an
-integer k is the sentence at index k of the key table (interned like a key: a sentence the
-match says again costs one index); a map there ends the stream: the patch message's other fields.
+then carry the value; kind 3 with a path (H > 3) is a replace that also appends its path to the
+path table. H < 0 is a replace at the path table's path -1 - H; its value follows. A path
+element >= 0 is a list index; a negative one -1 - k names the map key at index k of the key
+table. Inside values every map key is a key index k (an integer in msgpack; its decimal string
+in JSON, whose keys are strings). An array in place of a header is the patch's `said` (its
+sentences, positional): in it a string is a sentence, a one-string array [s] is the sentence s
+appended to the sentence table, an integer k is the sentence table's sentence k; a map there
+ends the stream: the patch message's other fields.
 
-The key table belongs to one audience of one match and only grows; it starts with the keys of
-the document the audience was first shown, and every key a patch needs that it lacks is
-interned in that patch, before its first use. Everything here is sans-I/O and pure apart from
-the KeyTable it is given.
+The key and path tables belong to one audience of one match and only grow; the key table starts
+with the keys of the document the audience was first shown, and every key a patch needs that it
+lacks is interned in that patch, before its first use; a path is interned the second time it is
+replaced. The sentence table belongs to the match: a sentence is interned the second time it is
+said. Everything here is sans-I/O and pure apart from the tables it is given.
 """
 
 from __future__ import annotations
@@ -28,27 +38,38 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import msgpack
+import orjson
+
 from protocol.patch import PatchError
 
-PATCH, ACK = 0, 1
+PATCH, ACK, FINISHED, PRESENCE = 0, 1, 2, 3
 ADD, REMOVE, REPLACE, INTERN = 0, 1, 2, 3
 KINDS = {"add": ADD, "remove": REMOVE, "replace": REPLACE}
 NAMES = {v: k for k, v in KINDS.items()}
 MAX_KEEP = 7
+MAX_PATHS = 128  # path references -1..-128: one byte up to 32, two up to 128
+MAX_SENTENCES = 256
+_ONCE_KEPT = 1024  # paths replaced once (and sentences said once) remembered for interning
 # v1 fields a compact patch carries positionally; any others ride in the trailing extras map.
-_PATCH_FIELDS = frozenset(("type", "match", "seq", "ops"))
+_PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 
 
 class KeyTable:
-    """An audience's interned map keys: index <-> string."""
+    """An audience's interned map keys (index <-> string) and interned paths (wire form)."""
 
-    __slots__ = ("keys", "index")
+    __slots__ = ("keys", "index", "paths", "path_index", "_once")
 
-    def __init__(self, keys: Iterable[str] = ()) -> None:
+    def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
         self.keys: list[str] = []
         self.index: dict[str, int] = {}
+        self.paths: list[tuple[int, ...]] = []
+        self.path_index: dict[tuple[int, ...], int] = {}
+        self._once: set[tuple[int, ...]] = set()
         for k in keys:
             self.add(k)
+        for p in paths:
+            self.add_path(tuple(p))
 
     def add(self, key: str) -> int:
         i = self.index.get(key)
@@ -56,6 +77,10 @@ class KeyTable:
             i = self.index[key] = len(self.keys)
             self.keys.append(key)
         return i
+
+    def add_path(self, path: tuple[int, ...]) -> None:
+        self.path_index[path] = len(self.paths)
+        self.paths.append(path)
 
     def learn(self, value: Any) -> None:
         """Intern every key inside `value` (for the document a full view shows)."""
@@ -67,9 +92,55 @@ class KeyTable:
             for v in value:
                 self.learn(v)
 
+    def second_replace(self, path: tuple[int, ...]) -> bool:
+        """Whether a replace at `path` should intern it: the second time, while there is room."""
+        if len(self.paths) >= MAX_PATHS:
+            return False
+        if path in self._once:
+            self._once.discard(path)
+            return True
+        if len(self._once) >= _ONCE_KEPT:
+            self._once.clear()
+        self._once.add(path)
+        return False
+
     def copy(self) -> KeyTable:
         out = KeyTable()
         out.keys, out.index = list(self.keys), dict(self.index)
+        out.paths, out.path_index, out._once = list(self.paths), dict(self.path_index), set(self._once)
+        return out
+
+
+class SentenceTable:
+    """A match's interned sentences: one said a second time is appended and then sent by index."""
+
+    __slots__ = ("sentences", "index", "_once")
+
+    def __init__(self, sentences: Iterable[str] = ()) -> None:
+        self.sentences: list[str] = []
+        self.index: dict[str, int] = {}
+        self._once: set[str] = set()
+        for s in sentences:
+            self.index[s] = len(self.sentences)
+            self.sentences.append(s)
+
+    def compact(self, said: list[str]) -> list[Any]:
+        """The compact form of one commit's `said`; interns as it goes. Built once per commit:
+        every audience's patch carries the same element."""
+        out: list[Any] = []
+        for s in said:
+            i = self.index.get(s)
+            if i is not None:
+                out.append(i)
+            elif s in self._once and len(self.sentences) < MAX_SENTENCES:
+                self.index[s] = len(self.sentences)
+                self.sentences.append(s)
+                out.append([s])
+            else:
+                if len(self._once) >= _ONCE_KEPT:
+                    self._once.clear()
+                self._once.add(s)
+                out.append(s)
         return out
 
 
@@ -99,46 +170,96 @@ class _Packer:
 
 
 def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
-                  said_before: set[str] | frozenset[str] = frozenset()) -> list[Any]:
-    """The v2 form of a v1 `patch` message; interns into `table` what it must. A sentence of
-    `said` already in the table is sent as its index; one in `said_before` (said by an earlier
-    commit of the match) is interned first; any other is sent as it is."""
-    out: list[Any] = [PATCH, ref, seq]
+                  said: list[Any] | None = None) -> list[Any]:
+    """The v2 form of a v1 `patch` message; interns into `table` what it must. `said` is the
+    compact form of the message's `said` (SentenceTable.compact, built once per commit for every
+    audience); without it the message's sentences are sent as they are."""
+    out: list[Any] = [4 * ref + PATCH, seq]
     packer = _Packer(table, out)
-    prev: list[Any] = []
+    paths = table.path_index
+    prev: tuple[int, ...] = ()
     for op in message["ops"]:
-        path = [-1 - packer.key(p) if type(p) is str else p for p in op["path"]]
+        path = tuple([-1 - packer.key(p) if type(p) is str else p for p in op["path"]])
+        kind = KINDS[op["op"]]
+        value = packer.value(op["value"]) if kind != REMOVE else None
+        if kind == REPLACE and path:
+            at = paths.get(path)
+            if at is not None:
+                out += (-1 - at, value)
+                prev = path
+                continue
+            if table.second_replace(path):
+                kind = INTERN  # with a path: a replace that interns it
+                table.add_path(path)
         keep = 0
         limit = min(len(prev), len(path), MAX_KEEP)
         while keep < limit and prev[keep] == path[keep]:
             keep += 1
-        kind = KINDS[op["op"]]
-        value = packer.value(op["value"]) if kind != REMOVE else None
         out.append(kind + 4 * keep + 32 * (len(path) - keep))
         out += path[keep:]
         if kind != REMOVE:
             out.append(value)
         prev = path
-    said = message.get("said")
+    if said is None and message.get("said") is not None:
+        said = list(message["said"])
     if said is not None:
-        out.append([_sentence(packer, s, said_before) for s in said])
-    extras = {k: v for k, v in message.items() if k not in _PATCH_FIELDS and k != "said"}
+        out.append(said)
+    extras = {k: v for k, v in message.items() if k not in _PATCH_FIELDS}
     if extras:
         out.append(extras)
     return out
 
 
-def _sentence(packer: _Packer, sentence: str, said_before: set[str] | frozenset[str]) -> str | int:
-    if sentence in packer.table.index or sentence in said_before:
-        return packer.key(sentence)
-    return sentence
+def without_said(compact: list[Any], message: dict[str, Any]) -> list[Any]:
+    """The compact patch `compact` (of the v1 `message`) without its `said` element, for a
+    connection that asked for no sentences (SPEC 4.1)."""
+    if message.get("said") is None:
+        return compact
+    at = len(compact) - 1 - any(k not in _PATCH_FIELDS for k in message)  # before the extras map
+    return compact[:at] + compact[at + 1:]
 
 
 def compact_ack(ref: int, seq: int, move_id: str) -> list[Any]:
-    return [ACK, ref, seq, move_id]
+    return [4 * ref + ACK, seq, move_id]
+
+
+def compact_finished(ref: int, seq: int, result: dict[str, Any] | None, seed: str) -> list[Any]:
+    return [4 * ref + FINISHED, seq, result, seed]
+
+
+def compact_presence(ref: int, seats: list[bool], spectators: int) -> list[Any]:
+    return [4 * ref + PRESENCE, seats, spectators]
 
 
 # -- the client side ----------------------------------------------------------------------
+
+_MAP_MARKERS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
+
+
+def decode_frame(data: bytes | str, encoding: str) -> Any:
+    """One v2 frame as a value: a map (an ordinary message) or a compact frame's array. In
+    msgpack a compact frame is a stream of values (12.1); raises PatchError on junk."""
+    try:
+        if encoding.endswith("json"):
+            return orjson.loads(data)
+        if isinstance(data, str):
+            raise PatchError("a msgpack connection's frames are binary")
+        if data and data[0] in _MAP_MARKERS:
+            return msgpack.unpackb(data, raw=False, strict_map_key=False)
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1))
+        unpacker.feed(data)
+        values, end = [], 0
+        for value in unpacker:
+            values.append(value)
+            end = unpacker.tell()
+        if end != len(data):
+            raise PatchError("a compact frame ends inside a value")
+        return values
+    except PatchError:
+        raise
+    except Exception as exc:  # the decoders raise several unrelated types on junk
+        raise PatchError(f"not a v2 frame: {type(exc).__name__}") from None
+
 
 class Expander:
     """A connection's decoder state: turns v2 frames back into v1-shaped messages, so that
@@ -147,35 +268,55 @@ class Expander:
     def __init__(self) -> None:
         self.matches: dict[int, str] = {}
         self.tables: dict[int, KeyTable] = {}
+        self.sentences: dict[int, list[str]] = {}
 
     def expand(self, msg: Any) -> Any:
         if isinstance(msg, dict):
-            if msg.get("type") == "view" and isinstance(msg.get("ref"), int):
-                self.matches[msg["ref"]] = msg["match"]
-                self.tables[msg["ref"]] = KeyTable(msg.get("keys") or [])
+            ref = msg.get("ref")
+            if msg.get("type") == "view" and isinstance(ref, int) and not isinstance(ref, bool):
+                try:
+                    table = KeyTable(msg.get("keys") or [], msg.get("paths") or [])
+                except TypeError:
+                    raise PatchError("a view's path table holds something else than paths") from None
+                self.matches[ref] = msg["match"]
+                self.tables[ref] = table
+                self.sentences[ref] = list(msg.get("sentences") or [])
             return msg
-        if not isinstance(msg, list) or len(msg) < 3 or msg[0] not in (PATCH, ACK):
+        if not isinstance(msg, list) or len(msg) < 2 or not _is_int(msg[0]):
             raise PatchError(f"not a v2 frame: {msg!r:.80}")
-        ref = msg[1]
+        ref, kind = msg[0] >> 2, msg[0] & 3
         if ref not in self.matches:
             raise PatchError(f"v2 frame for unknown ref {ref!r}")
-        if msg[0] == ACK:
-            return {"type": "ack", "match": self.matches[ref], "seq": msg[2], "id": msg[3]}
-        out: dict[str, Any] = {"type": "patch", "match": self.matches[ref], "seq": msg[2]}
-        out["ops"] = self._ops(msg, self.tables[ref], out)
+        match, seq = self.matches[ref], msg[1]
+        if kind == PRESENCE:
+            if len(msg) != 3 or not isinstance(msg[1], list) or not _is_int(msg[2]):
+                raise PatchError("a presence is [h, seats, spectators]")
+            return {"type": "presence", "match": match, "seats": msg[1], "spectators": msg[2]}
+        if not _is_int(seq):
+            raise PatchError(f"a v2 frame's seq must be an integer, not {seq!r:.20}")
+        if kind == ACK:
+            if len(msg) != 3:
+                raise PatchError("an ack is [h, seq, id]")
+            return {"type": "ack", "match": match, "seq": seq, "id": msg[2]}
+        if kind == FINISHED:
+            if len(msg) != 4:
+                raise PatchError("a finished is [h, seq, result, seed]")
+            return {"type": "finished", "match": match, "seq": seq, "result": msg[2], "seed": msg[3]}
+        out: dict[str, Any] = {"type": "patch", "match": match, "seq": seq}
+        out["ops"] = self._ops(msg, self.tables[ref], self.sentences[ref], out)
         return out
 
     @staticmethod
-    def _ops(msg: list[Any], table: KeyTable, out: dict[str, Any]) -> list[dict[str, Any]]:
+    def _ops(msg: list[Any], table: KeyTable, sentences: list[str], out: dict[str, Any]) -> list[dict[str, Any]]:
         # Keys are resolved against the table as it is at each op: interns come before use.
         # The path kept from the previous op stays in wire form (negative = key index).
         ops: list[dict[str, Any]] = []
-        prev: list[Any] = []
-        i, n = 3, len(msg)
+        prev: tuple[Any, ...] = ()
+        i, n = 2, len(msg)
         while i < n:
             h = msg[i]
             if isinstance(h, list):  # said: after it, only the extras map may follow
-                out["said"] = [_said(x, table) for x in h]
+                out["said"] = [_said(x, sentences) for x in h]
                 i += 1
                 if i < n and not (i + 1 == n and isinstance(msg[i], dict)):
                     raise PatchError("only the extras map may follow a patch's said")
@@ -185,32 +326,51 @@ class Expander:
                     raise PatchError("the extras map must end the patch")
                 out.update({k: v for k, v in h.items() if k not in _PATCH_FIELDS})
                 break
-            if not isinstance(h, int) or isinstance(h, bool) or h < 0:
+            if not _is_int(h):
                 raise PatchError(f"bad op header {h!r}")
+            if h < 0:  # a replace at an interned path
+                if -h > len(table.paths):
+                    raise PatchError(f"path index {-1 - h} is not in the path table")
+                if i + 1 >= n:
+                    raise PatchError("an op's value runs past the end of the patch")
+                path = table.paths[-1 - h]
+                ops.append({"op": "replace", "path": [_element(p, table) for p in path],
+                            "value": unpack_value(msg[i + 1], table.keys)})
+                prev = path
+                i += 2
+                continue
             kind, keep, fresh = h % 4, h // 4 % 8, h // 32
-            if kind == INTERN:
-                if h != INTERN or i + 1 >= n or not isinstance(msg[i + 1], str):
+            if h == INTERN:
+                if i + 1 >= n or not isinstance(msg[i + 1], str):
                     raise PatchError("an intern op is 3 followed by one string")
                 table.add(msg[i + 1])
                 i += 2
                 continue
-            path = prev[:keep] + msg[i + 1:i + 1 + fresh]
+            if keep > len(prev):
+                raise PatchError("an op keeps more of the previous path than there is")
+            path = prev[:keep] + tuple(msg[i + 1:i + 1 + fresh])
             if len(path) != keep + fresh:
                 raise PatchError("an op's path runs past the end of the patch")
             i += 1 + fresh
-            op: dict[str, Any] = {"op": NAMES[kind], "path": [_element(p, table) for p in path]}
+            op: dict[str, Any] = {"op": NAMES.get(kind, "replace"), "path": [_element(p, table) for p in path]}
             if kind != REMOVE:
                 if i >= n:
                     raise PatchError("an op's value runs past the end of the patch")
                 op["value"] = unpack_value(msg[i], table.keys)
                 i += 1
+            if kind == INTERN:
+                table.add_path(path)
             ops.append(op)
             prev = path
         return ops
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _element(p: Any, table: KeyTable) -> str | int:
-    if not isinstance(p, int) or isinstance(p, bool):
+    if not _is_int(p):
         raise PatchError(f"a path element must be an integer, not {p!r}")
     if p >= 0:
         return p
@@ -219,20 +379,30 @@ def _element(p: Any, table: KeyTable) -> str | int:
     return table.keys[-1 - p]
 
 
-def _said(x: Any, table: KeyTable) -> str:
+def _said(x: Any, sentences: list[str]) -> str:
     if isinstance(x, str):
         return x
-    if not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < len(table.keys):
-        raise PatchError(f"a sentence must be a string or a key index, not {x!r:.40}")
-    return table.keys[x]
+    if isinstance(x, list) and len(x) == 1 and isinstance(x[0], str):
+        sentences.append(x[0])
+        return x[0]
+    if not _is_int(x) or not 0 <= x < len(sentences):
+        raise PatchError(f"a sentence must be a string, [string] or a sentence index, not {x!r:.40}")
+    return sentences[x]
 
 
 def unpack_value(value: Any, keys: list[str]) -> Any:
     if type(value) is dict:
         try:
-            return {keys[int(k)]: unpack_value(v, keys) for k, v in value.items()}
-        except (ValueError, IndexError):
+            return {keys[_index(k)]: unpack_value(v, keys) for k, v in value.items()}
+        except (ValueError, IndexError, TypeError):
             raise PatchError("a map key inside a value is not in the key table") from None
     if type(value) is list:
         return [unpack_value(v, keys) for v in value]
     return value
+
+
+def _index(k: Any) -> int:
+    i = int(k)
+    if i < 0 or isinstance(k, bool):
+        raise IndexError(i)
+    return i

@@ -7,9 +7,10 @@ audience receives the same bytes. A document is {"view": game.view(...), "status
 because patches are taken between two already-filtered views, a patch cannot carry what the
 view hides.
 
-Protocol v2 (protocol/v2.py) sends the same patches in a compact form that names map keys by
-their index in the audience's key table; the table is kept here, per audience, and grows as
-patches intern new keys, so the compact form too is built once per commit and audience.
+Protocol v2 (protocol/v2.py) sends the same patches in a compact form that names map keys and
+paths by their index in the audience's key table; the table is kept here, per audience, and grows
+as patches intern new keys and paths, so the compact form too is built once per commit and
+audience. The match's sentences (`said`) are interned in one table for every audience.
 """
 
 from __future__ import annotations
@@ -19,16 +20,21 @@ from collections import deque
 from typing import Any
 
 from protocol import messages
-from protocol.codec import encode
+from protocol.codec import QUIET, encode
 from protocol.patch import diff
-from protocol.v2 import KeyTable, compact_patch
+from protocol.v2 import (
+    KeyTable,
+    SentenceTable,
+    compact_finished,
+    compact_patch,
+    compact_presence,
+    without_said,
+)
 from service.games import Game
 
 Audience = int | None
 # How many past patches each audience keeps for a reconnecting client's resync.
 RECENT = 256
-# How many distinct sentences a match remembers for v2's interning of repeated ones.
-SAID_KEPT = 512
 
 
 def ws_frame(payload: bytes, binary: bool) -> bytes:
@@ -45,7 +51,8 @@ def ws_frame(payload: bytes, binary: bool) -> bytes:
 
 class Frame:
     """One message, encoded lazily and at most once per wire encoding (msgpack, json,
-    v2.msgpack, v2.json). `v2` is the message's protocol v2 form where it differs from v1."""
+    v2.msgpack, v2.json, each perhaps `quiet.`: without the patch's sentences, SPEC 4.1). `v2`
+    is the message's protocol v2 form where it differs from v1."""
 
     __slots__ = ("message", "v2", "_bytes", "_framed")
 
@@ -58,8 +65,18 @@ class Frame:
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
         if data is None:
-            v2 = self.v2 is not None and encoding.startswith("v2.")
-            data = self._bytes[encoding] = encode(self.v2 if v2 else self.message, encoding)
+            message: Any = self.message
+            wire, v2 = encoding, self.v2
+            if encoding.startswith(QUIET):
+                wire = encoding[len(QUIET):]
+                if "said" not in message:
+                    data = self._bytes[encoding] = self.encoded(wire)
+                    return data
+                message = {k: v for k, v in message.items() if k != "said"}
+                v2 = without_said(v2, self.message) if v2 is not None else None
+            if v2 is not None and wire.startswith("v2."):
+                message = v2
+            data = self._bytes[encoding] = encode(message, wire)
         return data
 
     def framed(self, encoding: str) -> bytes:
@@ -91,8 +108,8 @@ class Projection:
         self.match_id = match_id
         self.ref = ref  # the match's number in protocol v2 frames (unique on this node)
         self._audiences: dict[Audience, AudienceProjection] = {}
-        # Sentences this match has said (bounded): v2 interns one when it is said again.
-        self._said: set[str] = set()
+        # v2's sentence table: a sentence the match says again is sent as its index.
+        self.sentences = SentenceTable()
         self._status: dict[str, Any] | None = None  # the status of the last advance
 
     def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
@@ -113,7 +130,9 @@ class Projection:
         ap = self._audiences[audience]
         if ap._full is None:
             message = messages.view(self.match_id, ap.seq, audience, ap.doc or {})
-            ap._full = Frame(message, {**message, "ref": self.ref, "keys": list(ap.keys.keys)})
+            ap._full = Frame(message, {**message, "ref": self.ref, "keys": list(ap.keys.keys),
+                                       "paths": [list(p) for p in ap.keys.paths],
+                                       "sentences": list(self.sentences.sentences)})
         return ap._full
 
     def advance(self, state: dict[str, Any], seq: int, said: list[str] | None = None) -> dict[Audience, Frame]:
@@ -126,24 +145,30 @@ class Projection:
         if self._status is not None and not diff(self._status, status):
             status = self._status
         self._status = status
+        # Once per commit: interning a sentence is the same step for every audience.
+        compact_said = self.sentences.compact(said) if said is not None else None
         for audience, ap in self._audiences.items():
             doc = {"view": self.game.view(state, audience), "status": status}
             message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
-            frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, self._said))
+            frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
             ap.doc, ap.seq, ap._full = doc, seq, None
             ap.recent.append((seq, frame))
             frames[audience] = frame
-        if said:
-            if len(self._said) > SAID_KEPT:
-                self._said.clear()
-            self._said.update(said)
         return frames
+
+    def finished(self, seq: int, result: dict[str, Any] | None, seed: str) -> Frame:
+        """The match's `finished` message, in v2 compact (the same for every audience)."""
+        return Frame(messages.finished(self.match_id, seq, result, seed), compact_finished(self.ref, seq, result, seed))
+
+    def presence(self, message: dict[str, Any]) -> Frame:
+        """A `presence` message (the same for every audience), in v2 compact too."""
+        return Frame(message, compact_presence(self.ref, message["seats"], message["spectators"]))
 
     def since(self, audience: Audience, seq: int, encoding: str = "msgpack") -> list[Frame] | None:
         """The patches after `seq`, if all of them are still kept; None means: send a full view.
         Protocol v2 always gets the full view: only it carries the key table the patches need
         (a client reconnecting may hold an older table, or one of a projection since dropped)."""
-        if encoding.startswith("v2."):
+        if "v2." in encoding:
             return None
         ap = self._audiences[audience]
         if seq == ap.seq:

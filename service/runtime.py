@@ -226,7 +226,7 @@ class MatchRuntime:
             result = dict(status["result"] or {})
             self.record.finished, self.record.result = True, result
             await self._record_finished(result)
-            self._broadcast_all(Frame(messages.finished(self.id, self.seq, result, self.record.seed)))
+            self._broadcast_all(self.projection.finished(self.seq, result, self.record.seed))
         if self.seq % SNAPSHOT_EVERY == 0:
             with contextlib.suppress(StoreUnavailable):  # a snapshot is a shortcut: the next one will do
                 await self.store.save_snapshot(self.id, self.seq, self._snapshot())
@@ -511,13 +511,13 @@ class MatchRuntime:
         self.watchers.setdefault(audience, set()).add(watcher)
         self.resync(watcher, audience, since)
         if self.record.finished:
-            watcher.deliver(Frame(messages.finished(self.id, self.seq, self.record.result,
-                                                    self.record.seed)).encoded(watcher.encoding))
+            watcher.deliver(self.projection.finished(self.seq, self.record.result,
+                                                     self.record.seed).encoded(watcher.encoding))
         # Presence is part of the answer (SPEC 3.3), before the clock and before the reply to
         # the client's next request; the others hear of the change at the coalesced flush.
         current = self.presence()
         self._presence_seen[watcher] = current
-        watcher.deliver(Frame(current).encoded(watcher.encoding))
+        watcher.deliver(self.projection.presence(current).encoded(watcher.encoding))
         self._presence_soon()
         if self.deadline is not None:
             watcher.deliver(Frame(messages.clock(self.id, self.seq, self.deadline)).encoded(watcher.encoding))
@@ -529,7 +529,7 @@ class MatchRuntime:
         self.resync(watcher, audience, since)
         current = self.presence()
         self._presence_seen[watcher] = current
-        watcher.deliver(Frame(current).encoded(watcher.encoding))
+        watcher.deliver(self.projection.presence(current).encoded(watcher.encoding))
 
     def resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         frames = self.projection.since(audience, since, watcher.encoding) if since is not None else None
@@ -637,7 +637,7 @@ class MatchRuntime:
     def _broadcast_presence(self) -> None:
         """Send the presence to every watcher for whom it changed (encoded once per encoding)."""
         current = self.presence()
-        frame = Frame(current)
+        frame = self.projection.presence(current)
         seen = self._presence_seen
         for audience, group in list(self.watchers.items()):
             told = [w for w in group if seen.get(w) != current]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from protocol import messages
-from protocol.codec import decode, encode
+from protocol.codec import QUIET, decode, encode
 from protocol.errors import ProtocolError
 from protocol.v2 import compact_ack
 from service import logs, metrics
@@ -223,6 +223,8 @@ class Session:
         self.greeted = True
         welcome = messages.welcome(self.encoding.rpartition(".")[2], self.id, SERVER, MAX_FRAME, list(GAMES))
         self.send({**welcome, "protocol": self.version})
+        if msg.get("said") is False:  # patches without their sentences (SPEC 4.1)
+            self.encoding = QUIET + self.encoding
 
     def _require_hello(self) -> None:
         if not self.greeted:

@@ -175,6 +175,16 @@ export function decode(input) {
   return value;
 }
 
+/** MessagePack bytes holding values one after another (a msgpack stream) to the list of them:
+ * a protocol v2 compact frame (SPEC 12.1). Throws MsgpackError. */
+export function decodeAll(input) {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  const r = new Reader(bytes);
+  const out = [];
+  while (r.pos < bytes.length) out.push(r.value(0));
+  return out;
+}
+
 class Reader {
   constructor(bytes) {
     this.bytes = bytes;

@@ -18,7 +18,7 @@
 //   if (game.myTurn) await conn.move(m.match, (await conn.legalMoves(m.match))[0]);
 
 import { decode as unpack, encode as pack } from "./msgpack.js";
-import { Expander, V2Error } from "./v2.js";
+import { Expander, V2Error, unpackFrame } from "./v2.js";
 
 export const PROTOCOL_VERSION = 2;
 export const SUBPROTOCOLS = {
@@ -333,8 +333,10 @@ export class MatchView {
 
 /** A WebSocket session: `await conn.open()`, then join/spectate, move, legalMoves. */
 export class Connection {
+  // `said: false` asks the server to leave the commits' sentences out of patches (SPEC 4.1):
+  // for a client that does not show them (a bot, a load generator); `MatchView.said` stays empty.
   constructor(wsUrl, { WebSocket: impl, encoding = "json", version = PROTOCOL_VERSION, clientName = CLIENT_NAME,
-    timeout = 30000 } = {}) {
+    timeout = 30000, said = true } = {}) {
     if (!(encoding in SUBPROTOCOL)) throw new Error(`unknown encoding ${encoding}; use json or msgpack`);
     if (!(version in SUBPROTOCOLS)) throw new Error(`unknown protocol version ${version}; use 1 or 2`);
     this.wsUrl = wsUrl;
@@ -343,6 +345,7 @@ export class Connection {
     this.subprotocol = SUBPROTOCOLS[version][encoding];
     this._expander = null; // v2: one per socket
     this.clientName = clientName;
+    this.said = said;
     this.timeout = timeout;
     this.matches = new Map();
     this.welcome = null;
@@ -391,7 +394,7 @@ export class Connection {
     ws.onmessage = (ev) => this._onFrame(ev.data);
     ws.onerror = () => {};
     ws.onclose = (ev) => this._onSocketClosed(ev);
-    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName }, "hello");
+    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName, ...(this.said ? {} : { said: false }) }, "hello");
     return this;
   }
 
@@ -576,7 +579,7 @@ export class Connection {
   _onFrame(data) {
     let msg;
     try {
-      if (this.encoding === "msgpack") msg = unpack(data);
+      if (this.encoding === "msgpack") msg = this.version === 2 ? unpackFrame(data) : unpack(data);
       else msg = JSON.parse(typeof data === "string" ? data : new TextDecoder().decode(data));
     } catch {
       return; // the server sends valid frames; nothing to do with junk

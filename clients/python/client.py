@@ -14,7 +14,7 @@ import websockets
 
 from protocol.codec import decode, encode
 from protocol.patch import PatchError, apply
-from protocol.v2 import Expander
+from protocol.v2 import Expander, decode_frame
 
 # Protocol v2 (compact patches, SPEC §12) is the default; version=1 speaks v1.
 SUBPROTOCOL = {"msgpack": "teahouse.v2.msgpack", "json": "teahouse.v2.json"}
@@ -146,10 +146,13 @@ class MatchView:
 class Connection:
     """A WebSocket session. Use `async with client.connect() as conn`."""
 
-    def __init__(self, ws_url: str, encoding: str = "msgpack", record: bool = False, version: int = 2) -> None:
+    def __init__(self, ws_url: str, encoding: str = "msgpack", record: bool = False, version: int = 2,
+                 said: bool = True) -> None:
+        """`said=False` asks the server to leave the commits' sentences out of patches (SPEC
+        4.1), for a client that does not show them."""
         if version not in (1, 2):
             raise ValueError(f"protocol version {version!r}: this SDK speaks 1 and 2")
-        self.ws_url, self.encoding, self.version = ws_url, encoding, version
+        self.ws_url, self.encoding, self.version, self.said = ws_url, encoding, version, said
         # v2 frames decode to v1-shaped messages through the expander (one per socket).
         self._wire = encoding if version == 1 else f"v2.{encoding}"
         self._expander: Expander | None = None
@@ -177,8 +180,8 @@ class Connection:
         self._expander = Expander() if self.version == 2 else None
         self.closed = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read())
-        self.welcome = await self._request("welcome", {"type": "hello", "client": "teahouse-python/0.1"},
-                                           ref="hello")
+        hello = {"type": "hello", "client": "teahouse-python/0.1", **({} if self.said else {"said": False})}
+        self.welcome = await self._request("welcome", hello, ref="hello")
         return self
 
     async def close(self) -> None:
@@ -325,16 +328,17 @@ class Connection:
             async for frame in self._ws:
                 if self.frames is not None:
                     self.frames.append(frame if isinstance(frame, bytes) else frame.encode())
-                msg = decode(frame, self._wire)
                 if self._expander is not None:
                     try:
-                        msg = self._expander.expand(msg)
+                        msg = self._expander.expand(decode_frame(frame, self.encoding))
                     except PatchError:
                         # A frame we cannot read (an unknown ref, a broken patch): ask for the
                         # full views again rather than guess.
                         for mv in self.matches.values():
                             await mv._resync()
                         continue
+                else:
+                    msg = decode(frame, self._wire)
                 await self._dispatch(msg)
         except websockets.ConnectionClosed:
             pass
@@ -397,8 +401,8 @@ class TeahouseClient:
     def ws_url(self) -> str:
         return self.url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
 
-    def connect(self, record: bool = False) -> Connection:
-        return Connection(self.ws_url, self.encoding, record, self.version)
+    def connect(self, record: bool = False, said: bool = True) -> Connection:
+        return Connection(self.ws_url, self.encoding, record, self.version, said)
 
     async def _call(self, method: str, path: str, **kw: Any) -> Any:
         r = await self.http.request(method, path, **kw)

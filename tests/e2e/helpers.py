@@ -10,7 +10,7 @@ import websockets
 
 from clients.python import Connection, MatchView, TeahouseClient
 from clients.python.bot import play_seat
-from protocol.v2 import Expander
+from protocol.v2 import Expander, decode_frame
 from service.games import get_game
 from service.games.chance import commit_rng
 from tests.support.hidden import forbidden
@@ -64,9 +64,10 @@ def assert_no_leaks(game_id: str, players: int, states: list[dict], audience: in
     checked = 0
     expander = Expander()
     for raw in frames:
-        msg = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-        # protocol v2 sends patches and acks as arrays [kind, ref, seq, ...] (SPEC §12)
-        seq = msg.get("seq") if isinstance(msg, dict) else msg[2]
+        # protocol v2 sends patches, acks and finished as arrays [4 ref + kind, seq, ...] (SPEC
+        # §12), in msgpack their elements one after another
+        msg = decode_frame(raw, "msgpack")
+        seq = msg.get("seq") if isinstance(msg, dict) else msg[1]
         told = expander.expand(msg)  # as v1 maps: a v2 patch carries `said` as its trailing array
         if not isinstance(seq, int) or seq >= len(states):
             continue

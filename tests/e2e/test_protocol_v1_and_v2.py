@@ -9,6 +9,7 @@ import msgpack
 import orjson
 
 from clients.python import TeahouseClient
+from protocol.v2 import Expander, decode_frame
 from tests.e2e.helpers import assert_no_leaks, close_all, doc_of, play_resilient, states_by_seq
 
 
@@ -22,8 +23,10 @@ async def test_v1_and_v2_clients_watch_one_match_to_the_same_documents(sqlite_se
     seat_conns = [await c.connect(record=True).open() for c in (v1, v2, v2_json)]
     views = [await c.join(mid, s["token"]) for c, s in zip(seat_conns, seats, strict=True)]
     spec_conns = [await c.connect(record=True).open() for c in (v1, v2, v2_json)]
+    # and one of each version that asked for no sentences (`hello` said: false, SPEC 4.1)
+    spec_conns += [await c.connect(record=True, said=False).open() for c in (v1, v2)]
     specs = [await c.spectate(mid) for c in spec_conns]
-    assert [c.welcome["protocol"] for c in spec_conns] == [1, 2, 2]
+    assert [c.welcome["protocol"] for c in spec_conns] == [1, 2, 2, 1, 2]
 
     await asyncio.gather(*[play_resilient(c, mid, random.Random(i)) for i, c in enumerate(seat_conns)])
     for v in specs:
@@ -39,25 +42,39 @@ async def test_v1_and_v2_clients_watch_one_match_to_the_same_documents(sqlite_se
         assert v.seq == final and doc_of(v) == {"view": rep["view"], "status": rep["status"]}
     assert sum(v.resyncs for v in views + specs) == 0
 
-    # On the wire: v1 patches are maps, v2 patches arrays [0, ref, seq, ...] (SPEC §12.3),
-    # and the v2 client got no patch in the v1 form.
+    # On the wire: v1 patches are maps, v2 patches arrays [4 ref, seq, ...] (SPEC §12.3) whose
+    # msgpack frames are their elements without an array header (12.1), and the v2 client got
+    # no patch in the v1 form.
     def patches(frames, decode):
         out = [decode(f) for f in frames]
-        return [m for m in out if (isinstance(m, dict) and m.get("type") == "patch") or isinstance(m, list)]
+        return [m for m in out if (isinstance(m, dict) and m.get("type") == "patch") or
+                (isinstance(m, list) and m[0] % 4 == 0)]
 
     def unpack(f):
         return msgpack.unpackb(f, raw=False, strict_map_key=False)
 
     p1 = patches(spec_conns[0].frames, unpack)
-    p2 = patches(spec_conns[1].frames, unpack)
+    p2 = patches(spec_conns[1].frames, lambda f: decode_frame(f, "msgpack"))
     p2j = patches(spec_conns[2].frames, orjson.loads)
     assert len(p1) == len(p2) == len(p2j) == final - 1  # the view came at seq 1 (start)
     assert all(isinstance(m, dict) for m in p1)
-    assert all(isinstance(m, list) and m[0] == 0 and m[2] == s for m, s in zip(p2, range(2, final + 1), strict=True))
+    assert all(isinstance(m, list) and m[1] == s for m, s in zip(p2, range(2, final + 1), strict=True))
+    assert not any(f[0] in (0x91, 0xDC, 0xDD) for f in spec_conns[1].frames)  # no array header
     assert p2 == _int_keys(p2j)  # the same compact patches in both encodings
     bytes_v1 = sum(len(f) for f in spec_conns[0].frames)
     bytes_v2 = sum(len(f) for f in spec_conns[1].frames)
     assert bytes_v2 < bytes_v1
+
+    # The quiet ones: the same patches, without `said`; the others heard every sentence.
+    said_by_seq = dict(specs[0].story)
+    assert sorted(said_by_seq) == list(range(2, final + 1)) and all(said_by_seq.values())
+    assert dict(specs[1].story) == said_by_seq
+    q1 = patches(spec_conns[3].frames, unpack)
+    assert [{k: v for k, v in m.items() if k != "said"} for m in p1] == q1 and not any("said" in m for m in q1)
+    loud, quiet = expanded(spec_conns[1].frames), expanded(spec_conns[4].frames)
+    assert [{k: v for k, v in m.items() if k != "said"} for m in loud] == quiet and not any("said" in m for m in quiet)
+    assert sum(len(f) for f in spec_conns[4].frames) < bytes_v2
+    assert all(said == [] for _, said in specs[3].story + specs[4].story)
 
     # hidden information: a v2 seat's frames carry no other seat's secret either
     states = states_by_seq("pixies", 3, {}, log["commits"])
@@ -93,6 +110,13 @@ async def test_a_v2_client_reconnecting_mid_match_gets_a_full_view_with_its_key_
         assert doc_of(v) == {"view": r["view"], "status": r["status"]}
     await close_all(*conns)
     await client.aclose()
+
+
+def expanded(frames):
+    """The v2 msgpack frames' patches, expanded to their v1 form (SPEC 12.3)."""
+    ex = Expander()
+    out = [ex.expand(decode_frame(f, "msgpack")) for f in frames]
+    return [m for m in out if m.get("type") == "patch"]
 
 
 def _int_keys(value):

@@ -188,7 +188,10 @@ def asyncapi_schemas() -> dict[str, Any]:
         "Path": {"type": "array", "items": {"type": ["string", "integer"]},
                  "description": "Map keys (strings) and array indexes (integers) from the document's root."},
         # client -> server
-        "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200}},
+        "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200},
+                                    "said": {"type": "boolean", "default": True,
+                                             "description": "false: this connection's patches leave out said "
+                                                            "(SPEC 4.1), for a client that shows no sentences."}},
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq")},
@@ -218,7 +221,8 @@ def asyncapi_schemas() -> dict[str, Any]:
             "match": match, "seq": _ref("Seq"), "ops": {"type": "array", "items": _ref("PatchOp")},
             "said": {"type": "array", "items": {"type": "string"},
                      "description": "The commit's sentences for people, in English; the same for every audience "
-                                    "(SPEC section 5.3). Optional: clients that do not show words ignore it."}},
+                                    "(SPEC section 5.3). Optional: clients that do not show words ignore it, "
+                                    "or say `said: false` in hello to get none."}},
             "The change from seq - 1 to seq of the audience's document."),
         "ack": _obj("ack", ["match", "id", "seq"], {"match": match, "id": _ref("MoveId"), "seq": _ref("Seq")},
                     "The move is commit seq."),
@@ -282,20 +286,36 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
         operations[f"send_{kind}"] = {"action": "send", "channel": {"$ref": "#/channels/ws"},
                                       "summary": f"The server sends {kind}.",
                                       "messages": [{"$ref": f"#/channels/ws/messages/{kind}"}]}
+    head = ("the first element is h = 4 * ref + kind (kind 0 patch, 1 ack, 2 finished, 3 presence). In msgpack a "
+            "compact frame is sent as its elements one after another, without the array's header (SPEC 12.1). ")
     schemas["patch_v2"] = {
-        "type": "array", "minItems": 3,
-        "description": ("Protocol v2's patch (SPEC 12.3): [0, ref, seq, op stream..., said?, extras?]. Each op is "
-                        "a header H (kind = H % 4: add, remove, replace, intern; keep = H // 4 % 8; fresh = H // 32), "
-                        "its fresh path elements (>= 0 an array index, -1-k the key table's key k), then the "
-                        "value for add and replace; an intern is 3 and a string. A trailing array is the "
-                        "patch's said; a trailing map holds its other fields."),
-        "prefixItems": [{"const": 0}, {"type": "integer", "minimum": 1}, {"type": "integer", "minimum": 0}],
+        "type": "array", "minItems": 2,
+        "description": ("Protocol v2's patch (SPEC 12.3): [4 * ref, seq, op stream..., said?, extras?]; " + head
+                        + "Each op is a header H. H >= 0: kind = H % 4 (add, remove, replace, intern), keep = "
+                        "H // 4 % 8, fresh = H // 32; its fresh path elements (>= 0 an array index, -1-k the key "
+                        "table's key k), then the value for add and replace; H = 3 is a key intern followed by a "
+                        "string; kind 3 with a path is a replace that appends the path to the path table. H < 0: "
+                        "a replace at the path table's path -1-H, then the value. A trailing array is the patch's "
+                        "said (a string, [string] appended to the sentence table, or a sentence index); a "
+                        "trailing map holds its other fields."),
+        "prefixItems": [{"type": "integer", "minimum": 4, "multipleOf": 4}, {"type": "integer", "minimum": 0}],
     }
     schemas["ack_v2"] = {
+        "type": "array", "minItems": 3, "maxItems": 3,
+        "description": "Protocol v2's ack (SPEC 12.3): [4 * ref + 1, seq, id]; " + head,
+        "prefixItems": [{"type": "integer", "minimum": 5}, {"type": "integer", "minimum": 1}, {"type": "string"}],
+    }
+    schemas["presence_v2"] = {
+        "type": "array", "minItems": 3, "maxItems": 3,
+        "description": "Protocol v2's presence (SPEC 12.3): [4 * ref + 3, seats, spectators]; " + head,
+        "prefixItems": [{"type": "integer", "minimum": 7}, {"type": "array", "items": {"type": "boolean"}},
+                        {"type": "integer", "minimum": 0}],
+    }
+    schemas["finished_v2"] = {
         "type": "array", "minItems": 4, "maxItems": 4,
-        "description": "Protocol v2's ack (SPEC 12.3): [1, ref, seq, id].",
-        "prefixItems": [{"const": 1}, {"type": "integer", "minimum": 1}, {"type": "integer", "minimum": 1},
-                        {"type": "string"}],
+        "description": "Protocol v2's finished (SPEC 12.3): [4 * ref + 2, seq, result, seed]; " + head,
+        "prefixItems": [{"type": "integer", "minimum": 6}, {"type": "integer", "minimum": 1},
+                        {"type": ["object", "null"]}, {"type": "string"}],
     }
     return {
         "asyncapi": "3.0.0",
@@ -316,9 +336,10 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
                 "Receivers ignore fields they do not know.\n"
                 "\n"
                 "Protocol v2 (subprotocols teahouse.v2.msgpack and teahouse.v2.json, SPEC section 12)\n"
-                "is the same protocol with `patch` and `ack` sent as compact arrays (the schemas\n"
-                "patch_v2 and ack_v2) and `view` carrying `ref` and `keys`; its vectors are in\n"
-                "protocol/vectors/v2.json."),
+                "is the same protocol with `patch`, `ack`, `finished` and `presence` sent as compact arrays\n"
+                "(the schemas patch_v2, ack_v2, finished_v2 and presence_v2; in msgpack their elements follow one another\n"
+                "without an array header) and `view` carrying `ref`, `keys`, `paths` and `sentences`;\n"
+                "its vectors are in protocol/vectors/v2.json."),
         },
         "defaultContentType": "application/json",
         "servers": {
@@ -821,28 +842,44 @@ def fairness_vector() -> dict[str, Any]:
 # -- writing -----------------------------------------------------------------------------------
 
 def v2_vectors(rec: Recorder) -> list[dict[str, Any]]:
-    """Protocol v2 (SPEC §12): seat 0's recorded view, patches and ack in their v2 forms, built
-    by the server's own code (protocol.v2 with one KeyTable, as service.projection keeps it),
-    each with its v1 message, so a client can check that it expands v2 back to v1 exactly."""
-    from protocol.v2 import KeyTable, compact_ack, compact_patch
+    """Protocol v2 (SPEC §12): seat 0's recorded view, patches, ack and finished in their v2
+    forms, built by the server's own code (protocol.v2 with one KeyTable and one SentenceTable,
+    as service.projection keeps them), each with its v1 message, so a client can check that it
+    expands v2 back to v1 exactly."""
+    from protocol.v2 import (
+        KeyTable,
+        SentenceTable,
+        compact_ack,
+        compact_finished,
+        compact_patch,
+        compact_presence,
+    )
 
     ref = 1
     view = rec.frames["view_waiting"][1]
     table = KeyTable()
     table.learn(view["doc"])
+    sentences = SentenceTable()
     out: list[dict[str, Any]] = []
 
     def add(name: str, v1: dict[str, Any], v2: Any, description: str) -> None:
         out.append({"name": name, "description": description, "v1": v1, "v2": v2,
                     "msgpack_hex": encode(v2, "v2.msgpack").hex(), "json": encode(v2, "v2.json").decode()})
 
-    add("view", view, {**view, "ref": ref, "keys": list(table.keys)},
-        "seat 0's full view at seq 0: the v1 view plus ref and the key table")
+    add("view", view, {**view, "ref": ref, "keys": list(table.keys), "paths": [], "sentences": []},
+        "seat 0's full view at seq 0: the v1 view plus ref, the key table and the (empty) path and "
+        "sentence tables")
     for name in ("patch_start", "patch"):
         msg = rec.frames[name][1]
-        add(name, msg, compact_patch(ref, msg["seq"], msg, table), f"{rec.frames[name][2]}, compact")
+        said = sentences.compact(msg["said"]) if msg.get("said") is not None else None
+        add(name, msg, compact_patch(ref, msg["seq"], msg, table, said), f"{rec.frames[name][2]}, compact")
     ack = rec.frames["ack"][1]
     add("ack", ack, compact_ack(ref, ack["seq"], ack["id"]), "the ack of move a-1, compact")
+    pres = rec.frames["presence"][1]
+    add("presence", pres, compact_presence(ref, pres["seats"], pres["spectators"]), "a presence, compact")
+    fin = rec.frames["finished"][1]
+    add("finished", fin, compact_finished(ref, fin["seq"], fin["result"], fin["seed"]),
+        "the end of a match (the vector of 5.8), compact; in msgpack its elements follow one another")
     return out
 
 

@@ -14,6 +14,8 @@ CMD = {"type": "take_card", "card": "B07"}
 VALID = [
     {"type": "hello"},
     {"type": "hello", "client": "x/1"},
+    {"type": "hello", "said": False},
+    {"type": "hello", "client": "x/1", "said": True},
     {"type": "join", "match": M, "token": "t" * 43},
     {"type": "join", "match": M, "token": "t", "since": 0},
     {"type": "spectate", "match": M},
@@ -76,12 +78,13 @@ FIELDS = [
     ("hello", "client", "str"), ("join", "match", "str"), ("join", "token", "str"), ("join", "since", "int"),
     ("spectate", "match", "str"), ("spectate", "since", "int"), ("leave", "match", "str"),
     ("move", "match", "str"), ("move", "id", "str"), ("move", "command", "map"), ("move", "seat", "int"),
-    ("legal", "match", "str"), ("resync", "match", "str"), ("resync", "since", "int"),
+    ("legal", "match", "str"), ("resync", "match", "str"), ("resync", "since", "int"), ("hello", "said", "bool"),
 ]
 BASE = {"hello": {"type": "hello"}, **{k: v for k, (v, _) in REQUIRED.items()}}
 WRONG = {"str": [1, None, True, ["x"], {"a": "b"}, b"bytes", 1.5],
          "int": ["1", None, 1.0, [1], {"a": 1}, True, False],
-         "map": ["x", 1, None, [CMD], True]}
+         "map": ["x", 1, None, [CMD], True],
+         "bool": ["false", 0, 1, None, [False], {"a": False}]}
 
 
 @pytest.mark.parametrize("kind, field, want", FIELDS)
