@@ -1,32 +1,44 @@
 """How strong the bots are: the ISMCTS bot against the random bot and against the greedy
 one-ply bot, for every game, pure engines in process (no server). Prints win rates with
-Wilson 95% confidence intervals; asserts nothing.
+Wilson 95% confidence intervals next to par; asserts nothing.
 
-Each match seats one ISMCTS bot and fills the other seats with the opponent; the ISMCTS seat
-rotates over the matches. A shared first place counts as half a win in 2-player games and
-as a win otherwise (reported separately as `ties`). The ISMCTS budget is a time per move
-(`--ms`, target 200) with a high iteration cap, counted in the bot's own CPU time by default
-(`--clock cpu`), so that other jobs on a shared machine do not shrink the search; `--clock wall`
-counts wall time instead.
+What a win rate means (the same at 2 players and at the max player count): each match seats
+ONE ISMCTS bot and fills the other n-1 seats with the opponent bot; the ISMCTS seat rotates
+over the matches. The ISMCTS seat scores 1 when it finishes alone in first place, 1/k when it
+shares first place with k-1 others, else 0. The rate is that score's mean, so the n seats'
+expected scores add up to 1 and **par** (a bot exactly as strong as its opponents) is 1/n:
+50% at 2 players, 20% in a 5-player match. The issue's targets (90% vs random, 65% vs greedy)
+are stated for 2 players; at n players the same figure means beating n-1 opponents at once.
 
-    .venv/bin/python bench/bots_strength.py --matches 10 --ms 200 [--games pixies,khan]
+The ISMCTS budget is a time per move (`--ms`, target 200) with a high iteration cap, counted
+in the bot's own CPU time by default (`--clock cpu`), so that other jobs on a shared machine
+do not shrink the search; `--clock wall` counts wall time instead.
+
+    .venv/bin/python bench/bots_strength.py --matches 20 --ms 200 [--games pixies,khan]
         [--players min|max|both] [--opponents random,greedy] [--jobs 2] [--clock cpu|wall]
+        [--cells china:3:greedy,khan:4:random]   # instead of games x players x opponents
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
-from service.bots import bot_rng
-from service.bots.ismcts import Budget, search
-from service.bots.simple import greedy_move, random_move
-from service.games import GAMES, fold, get_game
-from service.games.chance import commit_rng
-from service.games.playout import START
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # this checkout's service/, not whatever the venv points at
+
+from service.bots import bot_rng, ismcts  # noqa: E402
+from service.bots.ismcts import Budget, search  # noqa: E402
+from service.bots.simple import greedy_move, random_move  # noqa: E402
+from service.games import GAMES, fold, get_game  # noqa: E402
+from service.games.chance import commit_rng  # noqa: E402
+from service.games.playout import START  # noqa: E402
 
 
 @dataclass
@@ -41,7 +53,10 @@ class Outcome:
     iterations: int
 
 
-def one_match(game_id: str, players: int, opponent: str, index: int, ms: int, cpu: bool) -> Outcome:
+def one_match(game_id: str, players: int, opponent: str, index: int, ms: int, cpu: bool,
+              knobs: dict[str, float] | None = None) -> Outcome:
+    for name, value in (knobs or {}).items():
+        setattr(ismcts, name, type(getattr(ismcts, name))(value))
     game = get_game(game_id)
     me = index % players
     seed = f"strength-{game_id}-{players}-{opponent}-{index}"
@@ -53,9 +68,9 @@ def one_match(game_id: str, players: int, opponent: str, index: int, ms: int, cp
         seat = game.status(state)["to_act"][0]
         rng = bot_rng(seed, seq, seat)
         if seat == me:
-            t = time.perf_counter()
+            t = time.process_time() if cpu else time.perf_counter()
             choice = search(game, state, seat, players, rng, Budget(100_000, ms / 1000, cpu))
-            spent += time.perf_counter() - t
+            spent += (time.process_time() if cpu else time.perf_counter()) - t
             moves += 1
             iterations += choice.iterations
             command = choice.command
@@ -68,7 +83,7 @@ def one_match(game_id: str, players: int, opponent: str, index: int, ms: int, cp
     assert result is not None
     winners = result["winners"]
     tie = me in winners and len(winners) > 1
-    won = (0.5 if players == 2 else 1.0) if tie else float(me in winners)
+    won = 1.0 / len(winners) if me in winners else 0.0
     return Outcome(game_id, players, opponent, won, tie, moves, spent, iterations)
 
 
@@ -81,16 +96,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", default=",".join(GAMES))
-    ap.add_argument("--players", choices=("min", "max", "both"), default="both")
-    ap.add_argument("--opponents", default="random,greedy")
-    ap.add_argument("--matches", type=int, default=10)
-    ap.add_argument("--ms", type=int, default=200)
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
-    args = ap.parse_args()
+def _cells(args: argparse.Namespace) -> list[tuple[str, int, str]]:
+    if args.cells:
+        out = []
+        for cell in args.cells.split(","):
+            gid, n, opponent = cell.split(":")
+            out.append((gid, int(n), opponent))
+        return out
     cells = []
     for gid in args.games.split(","):
         g = get_game(gid)
@@ -98,17 +110,42 @@ def main() -> None:
         for n in counts:
             for opponent in args.opponents.split(","):
                 cells.append((gid, n, opponent))
-    print(f"ISMCTS at {args.ms} ms/move ({args.clock} time), {args.matches} matches per cell, {args.jobs} job(s)")
-    print(f"{'game':12} {'pl':>2} {'vs':7} {'wins':>6} {'rate':>6} {'95% CI':>13} {'ties':>4} {'iter/move':>9} {'wall ms/move':>12}")
+    return cells
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--players", choices=("min", "max", "both"), default="both")
+    ap.add_argument("--opponents", default="random,greedy")
+    ap.add_argument("--cells", default="", help="game:players:opponent,... instead of the three above")
+    ap.add_argument("--matches", type=int, default=20)
+    ap.add_argument("--first", type=int, default=0, help="index of the first match (to extend a sample)")
+    ap.add_argument("--ms", type=int, default=200)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override one of service/bots/ismcts.py's constants (experiments)")
+    args = ap.parse_args()
+    knobs = {name: float(value) for name, value in (kv.split("=") for kv in args.set)}
+    for name in knobs:
+        if not name.isupper() or not hasattr(ismcts, name):
+            ap.error(f"ismcts has no constant {name}")
+    print(f"ISMCTS at {args.ms} ms/move ({args.clock} time), matches {args.first}..{args.first + args.matches - 1} "
+          f"per cell, {args.jobs} job(s); one ISMCTS seat, the others the opponent; ties split"
+          + "".join(f"; {kv}" for kv in args.set))
+    print("| game | players | vs | wins / matches | rate | Wilson 95% | par | ties | iterations / move | ms / move |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for gid, n, opponent in cells:
-            outcomes = list(pool.map(one_match, *zip(*[(gid, n, opponent, i, args.ms, args.clock == "cpu") for i in range(args.matches)], strict=True)))
+        for gid, n, opponent in _cells(args):
+            jobs = [(gid, n, opponent, i, args.ms, args.clock == "cpu", knobs) for i in range(args.first, args.first + args.matches)]
+            outcomes = list(pool.map(one_match, *zip(*jobs, strict=True)))
             wins = sum(o.won for o in outcomes)
             lo, hi = wilson(wins, len(outcomes))
             moves = sum(o.bot_moves for o in outcomes) or 1
-            print(f"{gid:12} {n:>2} {opponent:7} {wins:>6.1f} {wins / len(outcomes):>6.0%} "
-                  f"[{lo:>4.0%}, {hi:>4.0%}] {sum(o.tie for o in outcomes):>4} "
-                  f"{sum(o.iterations for o in outcomes) / moves:>9.0f} {1000 * sum(o.bot_seconds for o in outcomes) / moves:>12.0f}",
+            print(f"| {gid} | {n} | {opponent} | {wins:g} / {len(outcomes)} | {wins / len(outcomes):.0%} | "
+                  f"[{lo:.0%}, {hi:.0%}] | {1 / n:.0%} | {sum(o.tie for o in outcomes)} | "
+                  f"{sum(o.iterations for o in outcomes) / moves:.0f} | {1000 * sum(o.bot_seconds for o in outcomes) / moves:.0f} |",
                   flush=True)
 
 
