@@ -351,9 +351,12 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
         every connection. The connection's state machine has nothing to learn from an
         unfragmented data frame, so it is bypassed. False, and nothing written, as in
         `write_now`."""
-        if (self.conn.state is not State.OPEN or self.close_sent or self._lingering
+        conn = self.conn
+        if (conn.state is not State.OPEN or conn.expect_continuation_frame or self.close_sent or self._lingering
                 or not self.writable.is_set() or self.transport.is_closing()):
             return False
+        if conn.writes:  # a pong or close the parser queued goes first
+            self.transport.write(b"".join(conn.data_to_send()))
         self.transport.write(framed)
         return True
 
