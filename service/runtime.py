@@ -268,8 +268,8 @@ class MatchRuntime:
     # -- bots at the table ----------------------------------------------------------------
     def _bots_to_act(self) -> list[int]:
         bots = self.record.bots or []
-        if self.seq == 0 or self.closed:
-            return []
+        if self.seq == 0 or self.closed or not any(b is not None for b in bots):
+            return []  # (no bot at the table: no status to build on every commit)
         status = self.game.status(self.state)
         if status["finished"]:
             return []
@@ -369,6 +369,8 @@ class MatchRuntime:
         if self._clock_task is not None:
             self._clock_task.cancel()
             self._clock_task = None
+        if not self.record.turn_seconds and self.deadline is None:
+            return  # no clock, and none announced: nothing to say (and no status to build)
         status = self.game.status(self.state)
         running = bool(self.record.turn_seconds) and self.seq > 0 and not status["finished"] and status["to_act"]
         deadline = self.last_ts + (self.record.turn_seconds or 0) * 1000 if running else None
