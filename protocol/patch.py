@@ -13,6 +13,7 @@ suite checks `apply(old, diff(old, new)) == new` over random playouts of every g
 from __future__ import annotations
 
 import copy
+from operator import is_
 from typing import Any
 
 import msgpack
@@ -23,6 +24,9 @@ Op = dict[str, Any]
 
 class PatchError(ValueError):
     pass
+
+
+_ABSENT = object()
 
 
 def diff(old: Any, new: Any) -> list[Op]:
@@ -55,10 +59,13 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
             if key not in new:
                 ops.append({"op": "remove", "path": [*path, key]})
         for key, value in new.items():
-            if key not in old:
+            was = old.get(key, _ABSENT)
+            if was is value:
+                continue  # shared with the previous document (or a small int): nothing to walk
+            if was is _ABSENT:
                 ops.append({"op": "add", "path": [*path, key], "value": value})
             else:
-                _diff(old[key], value, [*path, key], ops)
+                _diff(was, value, [*path, key], ops)
         return
     if isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops)
@@ -68,8 +75,10 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
 
 def _diff_list(old: list, new: list, path: Path, ops: list[Op]) -> None:
     n_old, n_new = len(old), len(new)
-    # Common head and tail; what differs is a middle stretch.
-    head = 0
+    # Common head and tail; what differs is a middle stretch. A list that only grew at its end
+    # (a pile, a log of moves) shares every old element with the new one: settled by identity
+    # in one pass in C instead of an element-by-element walk in Python.
+    head = min(n_old, n_new) if all(map(is_, old, new)) else 0
     while head < n_old and head < n_new and _same(old[head], new[head]):
         head += 1
     tail = 0

@@ -30,7 +30,13 @@ from service.access import AccessLog
 from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
-from service.guards import WRITE_EXTENSION, install_log_redaction, json_body, seat_token
+from service.guards import (
+    WRITE_EXTENSION,
+    WRITE_FRAMED_EXTENSION,
+    install_log_redaction,
+    json_body,
+    seat_token,
+)
 from service.limits import Limits
 from service.lobby import Lobby, LobbyError, open_hand
 from service.narration import names_of, story
@@ -403,11 +409,17 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
             outbox.clear()
         finally:
             writer = None
+            session.direct = write_framed if not handling and not closing.done() else None
 
     # Served by our uvicorn protocol (service.guards), frames are written at once, in the
     # broadcast that queued them; the writer task is only for a socket that cannot take them
     # now (its buffer is full) or another ASGI server.
-    write_now: Callable[[bytes, bool], bool] | None = (ws.scope.get("extensions") or {}).get(WRITE_EXTENSION)
+    extensions = ws.scope.get("extensions") or {}
+    write_now: Callable[[bytes, bool], bool] | None = extensions.get(WRITE_EXTENSION)
+    # A broadcast's frame, framed once for all, goes straight to the socket (Session.direct)
+    # whenever nothing of this connection waits before it: no writer task, no request of its
+    # own being handled, not closing. Otherwise Session queues it as any other frame.
+    write_framed: Callable[[bytes], bool] | None = extensions.get(WRITE_FRAMED_EXTENSION)
 
     # While this connection's own request is handled, its answers wait for the writer task, as
     # before: written < answered is how a pipelined request is told (Session.handle), and
@@ -425,14 +437,17 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
                 session.written += 1
             if not outbox:
                 return
+        session.direct = None
         writer = loop.create_task(drain())
 
     def on_cut(code: int, reason: str) -> None:
+        session.direct = None
         if not closing.done():
             closing.set_result((code, reason))
 
     session = Session(lobby, encoding, on_cut, limits)
     session.wake = wake
+    session.direct = write_framed
     metrics.CONNECTIONS.inc()
 
     async def reader() -> None:
@@ -445,10 +460,13 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
             if frame is None:
                 frame = msg.get("text") or ""
             handling = True
+            session.direct = None
             try:
                 await session.handle(frame)
             finally:
                 handling = False
+                if writer is None and not closing.done():
+                    session.direct = write_framed
 
     # The reader runs in this task and the idle check is a timer, not tasks of their own: a
     # task and its coroutine cost ~1 KiB each on every idle connection. A cut cancels this
@@ -490,6 +508,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
     finally:
         reading = False
         session.cut = True
+        session.direct = None
         if idle_timer is not None:
             idle_timer.cancel()
         if writer is not None:

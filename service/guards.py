@@ -213,8 +213,10 @@ class GuardedH11Protocol(_Deadlines, H11Protocol):
         super().connection_lost(exc)
 
 
-# The ASGI scope extension under which LingeringWebSocketProtocol offers `write_now`.
+# The ASGI scope extensions under which LingeringWebSocketProtocol offers `write_now` and
+# `write_framed`.
 WRITE_EXTENSION = "teahouse.write_now"
+WRITE_FRAMED_EXTENSION = "teahouse.write_framed"
 
 
 class _Inbox:
@@ -319,6 +321,8 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:  # the handshake goes on to the app: offer it the direct write
             scope["extensions"][WRITE_EXTENSION] = self.write_now
+            if not self.conn.extensions:  # frames are sent as they are framed (no deflate)
+                scope["extensions"][WRITE_FRAMED_EXTENSION] = self.write_framed
 
     def write_now(self, data: bytes, binary: bool) -> bool:
         """Write one data frame at once, without the ASGI `send` (no await, no message dict,
@@ -339,6 +343,21 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
         except InvalidState:
             return False
         self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+    def write_framed(self, framed: bytes) -> bool:
+        """Write a whole WebSocket data frame, already framed (service.projection.ws_frame),
+        to the socket at once: a broadcast frames a message once and hands the same bytes to
+        every connection. The connection's state machine has nothing to learn from an
+        unfragmented data frame, so it is bypassed. False, and nothing written, as in
+        `write_now`."""
+        conn = self.conn
+        if (conn.state is not State.OPEN or conn.expect_continuation_frame or self.close_sent or self._lingering
+                or not self.writable.is_set() or self.transport.is_closing()):
+            return False
+        if conn.writes:  # a pong or close the parser queued goes first
+            self.transport.write(b"".join(conn.data_to_send()))
+        self.transport.write(framed)
         return True
 
     async def send(self, message: Any) -> None:

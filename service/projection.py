@@ -15,6 +15,7 @@ audience. The match's sentences (`said`) are interned in one table for every aud
 
 from __future__ import annotations
 
+import struct
 from collections import deque
 from typing import Any
 
@@ -36,17 +37,30 @@ Audience = int | None
 RECENT = 256
 
 
+def ws_frame(payload: bytes, binary: bool) -> bytes:
+    """`payload` as one unmasked, unfragmented WebSocket data frame (RFC 6455 5.2), the way a
+    server sends it without extensions: what a broadcast writes to every socket as it is."""
+    n = len(payload)
+    op = 0x82 if binary else 0x81
+    if n < 126:
+        return bytes((op, n)) + payload
+    if n < 65536:
+        return struct.pack("!BBH", op, 126, n) + payload
+    return struct.pack("!BBQ", op, 127, n) + payload
+
+
 class Frame:
     """One message, encoded lazily and at most once per wire encoding (msgpack, json,
     v2.msgpack, v2.json, each perhaps `quiet.`: without the patch's sentences, SPEC 4.1). `v2`
     is the message's protocol v2 form where it differs from v1."""
 
-    __slots__ = ("message", "v2", "_bytes")
+    __slots__ = ("message", "v2", "_bytes", "_framed")
 
     def __init__(self, message: dict[str, Any], v2: Any = None) -> None:
         self.message = message
         self.v2 = v2
         self._bytes: dict[str, bytes] = {}
+        self._framed: dict[str, bytes] | None = None
 
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
@@ -63,6 +77,16 @@ class Frame:
             if v2 is not None and wire.startswith("v2."):
                 message = v2
             data = self._bytes[encoding] = encode(message, wire)
+        return data
+
+    def framed(self, encoding: str) -> bytes:
+        """The encoded message inside its WebSocket frame (binary for msgpack, text for json),
+        built once per encoding: a broadcast hands these same bytes to every socket."""
+        if self._framed is None:
+            self._framed = {}
+        data = self._framed.get(encoding)
+        if data is None:
+            data = self._framed[encoding] = ws_frame(self.encoded(encoding), encoding.endswith("msgpack"))
         return data
 
 
@@ -86,6 +110,7 @@ class Projection:
         self._audiences: dict[Audience, AudienceProjection] = {}
         # v2's sentence table: a sentence the match says again is sent as its index.
         self.sentences = SentenceTable()
+        self._status: dict[str, Any] | None = None  # the status of the last advance
 
     def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
         return {"view": self.game.view(state, audience), "status": self.game.status(state)}
@@ -114,10 +139,16 @@ class Projection:
         """The patch frame of every watched audience for the commit that made `state`;
         `said` (the commit's sentences, the same for everyone) rides along in each."""
         frames: dict[Audience, Frame] = {}
+        # The status is the same for every audience: built once, and the previous object is
+        # kept while it says the same thing, so that each audience's diff settles it by identity.
+        status: dict[str, Any] = dict(self.game.status(state))
+        if self._status is not None and not diff(self._status, status):
+            status = self._status
+        self._status = status
         # Once per commit: interning a sentence is the same step for every audience.
         compact_said = self.sentences.compact(said) if said is not None else None
         for audience, ap in self._audiences.items():
-            doc = self.document(state, audience)
+            doc = {"view": self.game.view(state, audience), "status": status}
             message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
             ap.doc, ap.seq, ap._full = doc, seq, None

@@ -66,8 +66,28 @@ class Watcher(Protocol):
 
     encoding: str
 
-    def deliver(self, data: bytes) -> None:
-        """Queue bytes without waiting; a watcher whose queue is full cuts itself off."""
+    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+        """Queue bytes without waiting (or write them at once: `framed` is the same message
+        as a WebSocket frame); a watcher whose queue is full cuts itself off."""
+
+
+# A broadcast writes at most this many connections' frames in one turn of the event loop; an
+# audience larger than that (a crowd of spectators) gets its frames in the next turns, in order,
+# after the seats have theirs: a thousand sockets written in one go would hold the loop (and
+# every other match on this node) for several milliseconds.
+FANOUT_CHUNK = 200
+
+
+def fan_out(frame: Frame, watchers: Any) -> None:
+    """Hand `frame` to every watcher: the bytes and the framed bytes of an encoding are looked
+    up once per run of watchers of that encoding, not once per watcher."""
+    encoding = None
+    data = framed = b""
+    for w in watchers:
+        if w.encoding != encoding:
+            encoding = w.encoding
+            data, framed = frame.encoded(encoding), frame.framed(encoding)
+        w.deliver(data, framed)
 
 
 class Busy(Exception):
@@ -115,6 +135,13 @@ class MatchRuntime:
         # once per request (issue 13.3). Emptied by every commit.
         self._legal: dict[tuple[int, int], list[Frame]] = {}
         self._finish_task: asyncio.Task | None = None  # marking finished, retried while the store is away
+        # Frames of a broadcast not yet handed to all of their watchers (FANOUT_CHUNK), in
+        # order: the head entry is sent from index _later_at on. A later frame for the same
+        # audience queues behind them; a resync's answer or a watcher leaving sends them all
+        # first, so no watcher sees its frames out of order or after it left.
+        self._later: list[tuple[Audience, Frame, list[Watcher]]] = []
+        self._later_at = 0
+        self._later_handle: asyncio.Handle | None = None
 
     @property
     def idle(self) -> bool:
@@ -241,8 +268,8 @@ class MatchRuntime:
     # -- bots at the table ----------------------------------------------------------------
     def _bots_to_act(self) -> list[int]:
         bots = self.record.bots or []
-        if self.seq == 0 or self.closed:
-            return []
+        if self.seq == 0 or self.closed or not any(b is not None for b in bots):
+            return []  # (no bot at the table: no status to build on every commit)
         status = self.game.status(self.state)
         if status["finished"]:
             return []
@@ -342,6 +369,8 @@ class MatchRuntime:
         if self._clock_task is not None:
             self._clock_task.cancel()
             self._clock_task = None
+        if not self.record.turn_seconds and self.deadline is None:
+            return  # no clock, and none announced: nothing to say (and no status to build)
         status = self.game.status(self.state)
         running = bool(self.record.turn_seconds) and self.seq > 0 and not status["finished"] and status["to_act"]
         deadline = self.last_ts + (self.record.turn_seconds or 0) * 1000 if running else None
@@ -498,6 +527,7 @@ class MatchRuntime:
     def answer_resync(self, watcher: Watcher, audience: Audience, since: int) -> None:
         """A client's resync: what it missed (possibly nothing), then the current presence,
         which ends the answer, so that even an empty one is acknowledged (SPEC 3.7)."""
+        self._flush_later()
         self.resync(watcher, audience, since)
         current = self.presence()
         self._presence_seen[watcher] = current
@@ -512,6 +542,7 @@ class MatchRuntime:
 
     def detach(self, watcher: Watcher) -> None:
         self.last_active = time.monotonic()
+        self._flush_later()
         for audience, group in list(self.watchers.items()):
             if watcher in group:
                 group.discard(watcher)
@@ -545,13 +576,53 @@ class MatchRuntime:
 
     def _broadcast(self, frames: dict[Audience, Frame]) -> None:
         for audience, frame in frames.items():
-            for w in list(self.watchers.get(audience, ())):
-                w.deliver(frame.encoded(w.encoding))
+            group = self.watchers.get(audience)
+            if group:
+                self._emit(audience, frame, group)
 
     def _broadcast_all(self, frame: Frame) -> None:
-        for group in list(self.watchers.values()):
-            for w in list(group):
-                w.deliver(frame.encoded(w.encoding))
+        for audience, group in list(self.watchers.items()):
+            self._emit(audience, frame, group)
+
+    def _emit(self, audience: Audience, frame: Frame, group: Any) -> None:
+        """`frame` to the watchers in `group` (of `audience`): at once, unless the group is a
+        crowd (more than FANOUT_CHUNK connections: the spectators) or the audience still has
+        deferred frames; then in the next turns of the loop, after the seats have theirs."""
+        if len(group) <= FANOUT_CHUNK and not any(a == audience for a, _, _ in self._later):
+            fan_out(frame, list(group))
+            return
+        self._later.append((audience, frame, list(group)))
+        if self._later_handle is None:
+            self._later_handle = asyncio.get_running_loop().call_soon(self._send_later)
+
+    def _send_later(self) -> None:
+        """Send the next FANOUT_CHUNK of the deferred frames; come back for the rest."""
+        self._later_handle = None
+        budget = FANOUT_CHUNK
+        while self._later and budget > 0:
+            _, frame, group = self._later[0]
+            start = self._later_at
+            end = min(len(group), start + budget)
+            fan_out(frame, itertools.islice(group, start, end))
+            budget -= end - start
+            if end == len(group):
+                del self._later[0]
+                self._later_at = 0
+            else:
+                self._later_at = end
+        if self._later:
+            self._later_handle = asyncio.get_running_loop().call_soon(self._send_later)
+
+    def _flush_later(self) -> None:
+        """Send every deferred frame now: before a resync's answer or a change of watchers."""
+        if self._later_handle is not None:
+            self._later_handle.cancel()
+            self._later_handle = None
+        later, start = self._later, self._later_at
+        self._later, self._later_at = [], 0
+        for _, frame, group in later:
+            fan_out(frame, itertools.islice(group, start, None))
+            start = 0
 
     def _presence_soon(self) -> None:
         """Coalesce presence: a burst of joins or leaves sends one presence frame, not one per
@@ -569,13 +640,16 @@ class MatchRuntime:
         """Send the presence to every watcher for whom it changed (encoded once per encoding)."""
         current = self.presence()
         frame = self.projection.presence(current)
-        for group in list(self.watchers.values()):
-            for w in list(group):
-                if self._presence_seen.get(w) != current:
-                    self._presence_seen[w] = current
-                    w.deliver(frame.encoded(w.encoding))
+        seen = self._presence_seen
+        for audience, group in list(self.watchers.items()):
+            told = [w for w in group if seen.get(w) != current]
+            for w in told:
+                seen[w] = current
+            if told:
+                self._emit(audience, frame, told)
 
     async def close(self) -> None:
+        self._flush_later()
         self.closed = True
         tasks = [t for t in (self._tail_task, self._clock_task, self._finish_task, *self._bot_tasks.values())
                  if t is not None]

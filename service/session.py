@@ -67,6 +67,11 @@ class Session:
         # connection, and the outbox is short (its writer drains it as soon as it fills).
         self.outbox: list[bytes] = []
         self.wake: Callable[[], None] | None = None
+        # The adapter's direct write of an already framed message (WebSocket frame bytes) to
+        # the socket: True if written. Set only while nothing of this connection waits to be
+        # written (no writer task, not handling its own request): a broadcast then costs one
+        # call and one socket write per connection, with no copy and no per-connection framing.
+        self.direct: Callable[[bytes], bool] | None = None
         self.greeted = False
         self.cut = False
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
@@ -87,8 +92,16 @@ class Session:
         return 0.0 if self.joined else time.monotonic() - self._unwatched_since
 
     # -- out --------------------------------------------------------------------------------
-    def deliver(self, data: bytes) -> None:
+    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+        """Queue `data` (or write it at once: `framed` is the same message in its WebSocket
+        frame, which the adapter's direct write takes when the outbox is empty)."""
         if self.cut:
+            return
+        direct = self.direct
+        if direct is not None and framed is not None and not self.outbox and direct(framed):
+            self.queued += 1
+            self.queued_bytes += len(data)
+            self.written += 1
             return
         if len(self.outbox) < OUTBOX:
             self.outbox.append(data)

@@ -198,6 +198,8 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         self._binary = chosen.wire.endswith("msgpack")
         session = self.session = Session(endpoint.lobby(), chosen.wire, self._cut, endpoint.limits)
         session.wake = self._wake
+        if not self.conn.extensions:  # frames go out as framed (no deflate): broadcasts skip the framing
+            session.direct = self._write_direct
         metrics.CONNECTIONS.inc()
         self._watch_idle()
 
@@ -363,6 +365,11 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
             # A request of this connection waits for the store (or reading is paused): what
             # others broadcast meanwhile goes out on the next turn of the loop.
             self._flush_next_turn()
+
+    def _write_direct(self, framed: bytes) -> bool:
+        """A broadcast's frame, framed once for every socket (Session.direct): written at once,
+        unless this connection's own frames are being handled (its answers go out together)."""
+        return not self._handling and self.write_framed(framed)
 
     def _flush_next_turn(self) -> None:
         if not self._flush_soon:

@@ -25,6 +25,12 @@
 #   SKIP_EXISTING=1     skip steps whose result file exists (resume an interrupted session)
 #   OUT=DIR             results directory (default results)
 #   LEAN_ALL=1          run every scenario for the teahouse-*-lean configs (default: a only)
+#   PORT_OFFSET=N       add N to every port (bgio 8000, colyseus 2567, teahouse 8100, its redis
+#                       6390): two runs at once on one machine must not share a port
+#   WORKER_CORES=0,1    the cores of the teahouse-redis-wN configs (default: core 0, as every server)
+#
+# teahouse-redis-wN = teahouse-redis served by `teahouse serve --workers N`: the CPU and RSS
+# figures sum the supervisor, its N worker processes (every descendant) and the redis-server.
 #
 # Results: results/<config>-<scenario>.json, then `node summarize.js results` prints the table.
 # Everything talks to 127.0.0.1 only; every step is wrapped in `timeout`.
@@ -34,6 +40,10 @@ OUT=${OUT:-results}
 SCENARIOS=${SCENARIOS:-"a b c idle"}
 CONFIGS=${*:-"bgio bgio-delta colyseus colyseus-50ms"}
 ORDER=${ORDER:-byconfig}
+# Ports: PORT_OFFSET shifts all four, so that two runs on one machine do not serve each other.
+PORT_OFFSET=${PORT_OFFSET:-0}
+BGIO_PORT=$((8000 + PORT_OFFSET)); COLYSEUS_PORT=$((2567 + PORT_OFFSET))
+TEAHOUSE_PORT=$((8100 + PORT_OFFSET)); REDIS_PORT=$((6390 + PORT_OFFSET))
 LOCK=${LOCK:-}
 mkdir -p "$OUT"
 ulimit -n 20000 2>/dev/null || true
@@ -44,15 +54,23 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then PIN_SRV="taskset 
 
 server_cmd() { # config -> "adapter url command..."
   case "$1" in
-    bgio)          echo "bgio http://127.0.0.1:8000 node bgio/server.js --port 8000" ;;
-    bgio-delta)    echo "bgio http://127.0.0.1:8000 node bgio/server.js --port 8000 --delta" ;;
-    colyseus)      echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 0" ;;
-    colyseus-50ms) echo "colyseus ws://127.0.0.1:2567 node colyseus/server.js --port 2567 --patch-rate 50" ;;
-    teahouse-sqlite|teahouse-sqlite-lean|teahouse-redis|teahouse-redis-lean)
+    bgio)          echo "bgio http://127.0.0.1:$BGIO_PORT node bgio/server.js --port $BGIO_PORT" ;;
+    bgio-delta)    echo "bgio http://127.0.0.1:$BGIO_PORT node bgio/server.js --port $BGIO_PORT --delta" ;;
+    colyseus)      echo "colyseus ws://127.0.0.1:$COLYSEUS_PORT node colyseus/server.js --port $COLYSEUS_PORT --patch-rate 0" ;;
+    colyseus-50ms) echo "colyseus ws://127.0.0.1:$COLYSEUS_PORT node colyseus/server.js --port $COLYSEUS_PORT --patch-rate 50" ;;
+    teahouse-sqlite|teahouse-sqlite-lean|teahouse-redis|teahouse-redis-lean|teahouse-redis-w[0-9]*)
       # the store URL (@STORE@) is filled in by start_server: a fresh directory / redis-server
-      echo "teahouse http://127.0.0.1:8100 ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port 8100 --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 --spectators-per-match 0 ${TEAHOUSE_SERVE_ARGS:-}" ;;
+      echo "teahouse http://127.0.0.1:$TEAHOUSE_PORT ${TEAHOUSE_HOME:?set TEAHOUSE_HOME}/.venv/bin/teahouse serve --bench-games --port $TEAHOUSE_PORT --store @STORE@ --connections-per-address 0 --matches-per-address-per-minute 0 --requests-per-second 0 --spectators-per-match 0 $(workers_arg "$1") ${TEAHOUSE_SERVE_ARGS:-}" ;;
     *) echo "unknown config $1" >&2; exit 2 ;;
   esac
+}
+
+workers_arg() { # config -> "--workers N" for teahouse-redis-wN[-lean]
+  if [[ "$1" =~ -w([0-9]+) ]]; then echo "--workers ${BASH_REMATCH[1]}"; fi
+}
+descendants() { # pid -> every process below it (teahouse serve --workers N: the N worker processes)
+  local p
+  for p in $(pgrep -P "$1" 2>/dev/null || true); do echo "$p"; descendants "$p"; done
 }
 
 SRV_PID=""; REDIS_PID=""; DATA_DIR=""; PIDS=""; CLIENT_ENV=""; SRV_LOG=""
@@ -72,23 +90,43 @@ start_server() { # config
       DATA_DIR=$(mktemp -d -t teahouse-peers.XXXXXX)
       local store="sqlite:$DATA_DIR/db"
       if [[ "$1" == teahouse-redis* ]]; then
-        $PIN_SRV redis-server --port 6390 --bind 127.0.0.1 --dir "$DATA_DIR" --appendonly yes \
+        $PIN_SRV redis-server --port $REDIS_PORT --bind 127.0.0.1 --dir "$DATA_DIR" --appendonly yes \
           --appendfsync everysec --save "" --maxclients 20000 >"$OUT/$1.redis.log" 2>&1 &
         REDIS_PID=$!
-        wait_port 6390 || { echo "redis-server did not start" >&2; return 1; }
-        store="redis://127.0.0.1:6390/0"
+        wait_port $REDIS_PORT || { echo "redis-server did not start" >&2; return 1; }
+        store="redis://127.0.0.1:$REDIS_PORT/0"
       fi
       CMD=${CMD/@STORE@/$store}
       if [[ "$1" == *-lean ]]; then CLIENT_ENV=lean; fi
       ;;
   esac
   SRV_LOG="$OUT/$1.server.log"
+  local pin=$PIN_SRV
+  if [[ "$1" == teahouse-redis-w* && -n "$PIN_SRV" && -n "${WORKER_CORES:-}" ]]; then pin="taskset -c $WORKER_CORES"; fi
   # Teahouse: the checkout's own code first (the shared venv's editable install may point at
   # another worktree), as bench/_support.Server does.
-  NODE_ENV=production PYTHONPATH=${TEAHOUSE_HOME:-}${PYTHONPATH:+:$PYTHONPATH} $PIN_SRV $CMD >"$SRV_LOG" 2>&1 &
+  NODE_ENV=production PYTHONPATH=${TEAHOUSE_HOME:-}${PYTHONPATH:+:$PYTHONPATH} $pin $CMD >"$SRV_LOG" 2>&1 &
   SRV_PID=$!
   PIDS=$SRV_PID${REDIS_PID:+,$REDIS_PID}
-  if wait_port "$port"; then sleep 0.5; return 0; fi
+  if wait_port "$port"; then
+    sleep 0.5
+    if [[ "$1" == teahouse-* ]]; then
+      # Every process of the server counts: `--workers N` serves from N children of the
+      # supervisor (which listens); wait until they all answer, then list them all.
+      local want=1 kids
+      if [[ "$1" =~ -w([0-9]+) ]]; then want=${BASH_REMATCH[1]}; fi
+      for _ in $(seq 1 100); do
+        kids=$(descendants "$SRV_PID" | wc -l)
+        if [ "$want" -le 1 ] || [ "$kids" -ge "$want" ]; then break; fi
+        sleep 0.1
+      done
+      if [ "$want" -gt 1 ]; then sleep 2; fi  # each worker imports the app and opens its store
+      local d
+      for d in $(descendants "$SRV_PID"); do PIDS="$PIDS,$d"; done
+      echo "   $1 pids (CPU and RSS summed): $PIDS" >&2
+    fi
+    return 0
+  fi
   echo "server $1 did not start" >&2; return 1
 }
 stop_pid() { # pid: TERM, up to 10 s, then KILL

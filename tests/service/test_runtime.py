@@ -19,7 +19,7 @@ class Collector:
     def __init__(self) -> None:
         self.frames: list[bytes] = []
 
-    def deliver(self, data: bytes) -> None:
+    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
         self.frames.append(data)
 
 

@@ -93,7 +93,28 @@ def is_distractor(chars: dict[str, dict[str, Any]], char: str, gloss: str) -> bo
     """Whether `gloss` is among distractors(chars, char), without building the whole list."""
     if content_words(gloss) & content_words(chars[char]["gloss"]):
         return False
-    return any(info["gloss"] == gloss for other, info in chars.items() if other != char)
+    owners = _gloss_owners(chars).get(gloss)
+    return owners is not None and (len(owners) > 1 or char not in owners)
+
+
+# The characters of each gloss, per character table: a fold checks every claim's options against
+# the same table (the match's content, which never changes), so it is indexed once, not scanned
+# for every option. Keyed by the table's identity; the table is held so that id stays its own.
+_GLOSS_INDEX: dict[int, tuple[dict[str, dict[str, Any]], dict[str, frozenset[str]]]] = {}
+
+
+def _gloss_owners(chars: dict[str, dict[str, Any]]) -> dict[str, frozenset[str]]:
+    held = _GLOSS_INDEX.get(id(chars))
+    if held is not None and held[0] is chars:
+        return held[1]
+    owners: dict[str, set[str]] = {}
+    for other, info in chars.items():
+        owners.setdefault(info["gloss"], set()).add(other)
+    index = {g: frozenset(cs) for g, cs in owners.items()}
+    if len(_GLOSS_INDEX) >= 64:
+        _GLOSS_INDEX.clear()
+    _GLOSS_INDEX[id(chars)] = (chars, index)
+    return index
 
 
 def distractors(chars: dict[str, dict[str, Any]], char: str) -> list[str]:

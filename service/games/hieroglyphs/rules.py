@@ -521,33 +521,30 @@ def _bad(message: str) -> None:
 def evolve(state: State, event: Event) -> State:
     draft = _Draft(state)
     _EVOLVERS[event["type"]](draft, event)
-    return dict(draft)
+    return {**state, **draft}
 
 
 class _Draft(dict):
-    """The next state, copied on write: a top-level entry is copied (deeply) the first time an
-    evolver reads it, so an event pays only for what it touches; the rest, and options and
-    content which never change, stay shared with the previous state (DESIGN: evolve never
-    mutates its input). The evolvers only index with [], which is what copies."""
+    """The entries of the next state that an event touched, copied on write: a top-level entry
+    is copied (deeply) the first time an evolver reads it, so an event pays only for what it
+    touches; the rest, and options and content which never change, stay shared with the
+    previous state (DESIGN: evolve never mutates its input). The next state is the previous
+    one with these entries over it. The copy is made in dict's __missing__, so every later
+    read of the entry is a plain dict lookup (in C): the evolvers only index with [], which
+    is what copies."""
 
-    __slots__ = ("_fresh",)
+    __slots__ = ("_base",)
 
     def __init__(self, state: State) -> None:
-        super().__init__(state)
-        self._fresh: set[str] = set()
+        super().__init__()
+        self._base = state
 
-    def __getitem__(self, key: str) -> Any:
-        value = dict.__getitem__(self, key)
-        if type(value) not in _NESTED or key in self._fresh or key in _SHARED:
-            return value
-        value = _COPIERS.get(key, _shallow)(value)
+    def __missing__(self, key: str) -> Any:
+        value = self._base[key]
+        if type(value) in _NESTED and key not in _SHARED:
+            value = _COPIERS.get(key, _shallow)(value)
         dict.__setitem__(self, key, value)
-        self._fresh.add(key)
         return value
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        dict.__setitem__(self, key, value)
-        self._fresh.add(key)
 
 
 _SHARED = frozenset(("options", "content"))
