@@ -139,7 +139,12 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for gid, n, opponent in _cells(args):
             jobs = [(gid, n, opponent, i, args.ms, args.clock == "cpu", knobs) for i in range(args.first, args.first + args.matches)]
-            outcomes = list(pool.map(one_match, *zip(*jobs, strict=True)))
+            outcomes = []
+            for o in pool.map(one_match, *zip(*jobs, strict=True)):
+                outcomes.append(o)
+                # One line per match on stderr: a run cut short still tells what it played.
+                print(f"# {gid} {n} {opponent} match {args.first + len(outcomes) - 1}: {o.won:g} "
+                      f"({o.iterations / max(1, o.bot_moves):.0f} iterations/move)", file=sys.stderr, flush=True)
             wins = sum(o.won for o in outcomes)
             lo, hi = wilson(wins, len(outcomes))
             moves = sum(o.bot_moves for o in outcomes) or 1

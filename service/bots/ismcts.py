@@ -13,16 +13,18 @@ generically, with no game named:
 
 - progressive widening: a node considers at most WIDEN * visits^ALPHA of its moves, new ones
   let in as its visits grow, so the search goes deep instead of trying each move once;
-- a one-ply look at the root: the root moves, dealt round-robin by command type, are scored
-  by the evaluation hint one ply later in one sampled world, up to max(PRIOR_SAMPLE,
-  iterations) of them and within PRIOR_SHARE of a time budget. The best are let in first, and each root child starts with
-  PRIOR_VISITS virtual visits at that score, so the search starts from the greedy one-ply
-  choice and moves away from it only on evidence;
-- move grouping: deeper nodes let in, and rollouts play, a move drawn by command type first
-  (grouped_choice), so that a turn's 1,500 yurt placements do not drown its three conquests
-  and its pass; EXPAND_LOOK > 1 compares that many such draws one ply ahead for the seat
-  that moves (off by default: at 3 it cost China a third of its iterations and, in 20 matches against
-  greedy, won no more).
+- a one-ply look at the root: the root moves are scored by the evaluation hint one ply later
+  in one sampled world, up to max(PRIOR_SAMPLE, iterations) of them and within PRIOR_SHARE
+  of a time budget. The best are let in first (equal scores in random order), and each root
+  child starts with PRIOR_VISITS virtual visits at its score, so the search starts from the
+  greedy one-ply choice and moves away from it only on evidence;
+- move grouping: the root look deals the moves round-robin by command type, so a look cut
+  short by the clock has seen every kind of move (Khan's three conquests among 1,500 yurt
+  placements). GROUPS = 1 also draws deeper expansions and rollout moves by type first
+  (grouped_choice); it is off: with it Khan's rollouts and imagined opponents passed far
+  too often (3 wins in 10 against greedy, bench/README.md). EXPAND_LOOK > 1 compares that
+  many untried moves one ply ahead for the seat that moves (off: at 3 it cost China a third
+  of its iterations and, in 20 matches against greedy, won no more).
 
 Deterministic given the seed and an iteration budget; a time budget only caps the work (what
 the iteration count turned out to be is reported with the move, so it can be re-run).
@@ -50,7 +52,7 @@ PRIOR_SAMPLE = 256     # root moves looked at one ply ahead, at least (at most t
 PRIOR_SHARE = 0.3      # share of a time budget the root look may take
 PRIOR_VISITS = 2.0     # what the root look's score is worth, in visits
 EXPAND_LOOK = 1        # untried moves compared one ply ahead before a deeper node lets one in
-GROUPS = 1             # draw moves by command type first (grouped_choice), in expansions and rollouts
+GROUPS = 0             # 1: draw moves by command type first (grouped_choice) in expansions and rollouts
 
 
 @dataclass
@@ -122,7 +124,10 @@ def _root_look(game: Game, state: State, seat: int, players: int, rng: random.Ra
     """Score up to `most` root moves one ply ahead in one sampled world (fewer if the clock
     reaches `until`), seed the root's children with the scores (PRIOR_VISITS virtual visits
     each) and return the order to let moves in: best first, then the moves not looked at."""
-    keys = _grouped_order(list(by_key), by_key, rng) if GROUPS else rng.sample(list(by_key), len(by_key))
+    keys = _grouped_order(list(by_key), by_key, rng)
+    # Equal scores are let in at random, not in the look's order: where the hint cannot tell
+    # moves apart (Khan before any conquest), a lone `pass` must not come in among the first.
+    tiebreak = {k: i for i, k in enumerate(rng.sample(keys, len(keys)))}
     world = determinize(game, state, seat, rng)
     looked: list[tuple[float, int, bytes]] = []
     for i, k in enumerate(keys):
@@ -130,7 +135,7 @@ def _root_look(game: Game, state: State, seat: int, players: int, rng: random.Ra
             break
         value = _one_ply(game, world, seat, players, by_key[k], rng)
         if value is not None:
-            looked.append((-value, i, k))
+            looked.append((-value, tiebreak[k], k))
     looked.sort()
     for value, _, k in looked:
         child = Node(seat)
