@@ -53,6 +53,10 @@ class ConnectionCounts:
         self._open[address] = n + 1
         return True
 
+    def refusal(self) -> str:
+        """The close reason for a connection that `open` refused."""
+        return f"this address holds {self.per_address} connections, its limit; close one first"
+
     def close(self, address: str) -> None:
         n = self._open.get(address, 0) - 1
         if n > 0:

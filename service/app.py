@@ -312,8 +312,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
             return
         address = ws.client.host if ws.client else ""
         if not connections.open(address):
-            await ws.close(code=CLOSE_TOO_MANY, reason=f"this address holds {lim.connections_per_address} "
-                           "connections, its limit; close one first")
+            await ws.close(code=CLOSE_TOO_MANY, reason=connections.refusal())
             return
         try:
             await serve_session(ws, lobby(), chosen.wire, lim)

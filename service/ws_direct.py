@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import struct
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from service.guards import QUIET, LingeringWebSocketProtocol, redact
 from service.limits import Limits
 from service.lobby import Lobby
 from service.origins import CLOSE_ORIGIN, origin_allowed
+from service.projection import ws_frame
 from service.session import CLOSE_IDLE, Session
 
 ENDPOINT_KEY = "teahouse.ws"  # the lifespan state key under which the app offers its endpoint
@@ -101,32 +101,6 @@ class _Discard:
 _DISCARD = _Discard()
 
 
-_last_framed: tuple[bytes, int, bytes] = (b"", 0, b"")
-
-
-def framed(data: bytes, opcode: int) -> bytes:
-    """One final, unmasked data frame (RFC 6455 5.2) of `data`; the last one is remembered, as
-    a broadcast frames the same bytes for every connection of an audience in a row."""
-    global _last_framed
-    last = _last_framed
-    if last[0] is data and last[1] == opcode:
-        return last[2]
-    n = len(data)
-    if n < 126:
-        head = bytes((opcode, n))
-    elif n < 65536:
-        head = _SHORT.pack(opcode, 126, n)
-    else:
-        head = _LONG.pack(opcode, 127, n)
-    frame = head + data
-    _last_framed = (data, opcode, frame)
-    return frame
-
-
-_SHORT = struct.Struct("!BBH")
-_LONG = struct.Struct("!BBQ")
-
-
 def _bytes(data: bytes | bytearray | memoryview) -> bytes:
     # websockets' parser gives bytes; the type allows the others
     return data if type(data) is bytes else bytes(data)
@@ -181,9 +155,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
             refusal = (None, CLOSE_UNSUPPORTED, unsupported_reason(offered))
         address = self._client_address(headers)
         if refusal is None and not endpoint.connections.open(address):
-            refusal = (chosen.subprotocol if chosen else None, CLOSE_TOO_MANY,
-                       f"this address holds {endpoint.limits.connections_per_address} connections, its limit; "
-                       "close one first")
+            refusal = (chosen.subprotocol if chosen else None, CLOSE_TOO_MANY, endpoint.connections.refusal())
         # Nothing reads the handshake's headers any more (~3 KiB per connection if kept; the
         # parser's generator keeps the request for the connection's life).
         subprotocol = refusal[0] if refusal is not None else (chosen.subprotocol if chosen else None)
@@ -390,15 +362,15 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         conn = self.conn
         if conn.state is not State.OPEN or conn.extensions or conn.expect_continuation_frame:
             return self._flush_through_websockets()
-        # Data frames framed here (a server's frames are not masked): the same bytes go to
-        # every connection of an audience, so the frame is built once for all of them.
-        opcode = 0x82 if self._binary else 0x81
+        # Data frames framed here, without websockets' per-frame objects (a server's frames
+        # are not masked); a broadcast written at once was framed once for all (Frame.framed).
+        binary = self._binary
         if conn.writes:  # a pong or close the parser queued, first
             self.transport.write(b"".join(conn.data_to_send()))
         if len(outbox) == 1:
-            self.transport.write(framed(outbox[0], opcode))
+            self.transport.write(ws_frame(outbox[0], binary))
         else:
-            self.transport.writelines([framed(data, opcode) for data in outbox])
+            self.transport.writelines([ws_frame(data, binary) for data in outbox])
         session.written += len(outbox)
         outbox.clear()
 
