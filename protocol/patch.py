@@ -29,9 +29,14 @@ class PatchError(ValueError):
 _ABSENT = object()
 
 
-def diff(old: Any, new: Any) -> list[Op]:
+def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None) -> list[Op]:
+    """`memo` (a dict, empty at first) lets several diffs share work: the server diffs every
+    audience's document against its previous one, and those documents share most of their
+    subtrees (the same objects: the public part of the state, the status), whose ops are then
+    computed once and the same op objects used for every audience. Use one memo only while
+    the documents it saw are not edited (ops are shared, not copied)."""
     ops: list[Op] = []
-    _diff(old, new, [], ops)
+    _diff(old, new, [], ops, memo)
     return ops
 
 
@@ -51,9 +56,25 @@ def _same(a: Any, b: Any) -> bool:
     return True
 
 
-def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+def _diff(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any, Any] | None = None) -> None:
     if _same(old, new):
         return
+    if memo is not None and type(old) is type(new) and (type(old) is dict or type(old) is list):
+        # A pair of containers met before at this path (in another audience's document): the
+        # same ops. The entry holds both objects, so their ids cannot be reused meanwhile.
+        key = (id(old), id(new), *path)
+        hit = memo.get(key)
+        if hit is not None:
+            ops.extend(hit[2])
+            return
+        start = len(ops)
+        _diff_unequal(old, new, path, ops, memo)
+        memo[key] = (old, new, ops[start:])
+        return
+    _diff_unequal(old, new, path, ops, memo)
+
+
+def _diff_unequal(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any, Any] | None) -> None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in old:
             if key not in new:
@@ -65,15 +86,15 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
             if was is _ABSENT:
                 ops.append({"op": "add", "path": [*path, key], "value": value})
             else:
-                _diff(was, value, [*path, key], ops)
+                _diff(was, value, [*path, key], ops, memo)
         return
     if isinstance(old, list) and isinstance(new, list):
-        _diff_list(old, new, path, ops)
+        _diff_list(old, new, path, ops, memo)
         return
     ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _diff_list(old: list, new: list, path: Path, ops: list[Op]) -> None:
+def _diff_list(old: list, new: list, path: Path, ops: list[Op], memo: dict[Any, Any] | None) -> None:
     n_old, n_new = len(old), len(new)
     # Common head and tail; what differs is a middle stretch. A list that only grew at its end
     # (a pile, a log of moves) shares every old element with the new one: settled by identity
@@ -94,7 +115,7 @@ def _diff_list(old: list, new: list, path: Path, ops: list[Op]) -> None:
     paired = min(mid_old, mid_new)
     local: list[Op] = []
     for i in range(head, head + paired):
-        _diff(old[i], new[i], [*path, i], local)
+        _diff(old[i], new[i], [*path, i], local, memo)
     for i in range(head + mid_old - 1, head + paired - 1, -1):
         local.append({"op": "remove", "path": [*path, i]})
     for i in range(head + paired, head + mid_new):

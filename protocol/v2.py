@@ -163,9 +163,12 @@ class _Packer:
 
     def value(self, value: Any) -> Any:
         if type(value) is dict:
-            return {self.key(k): self.value(v) for k, v in value.items()}
+            index = self.table.index
+            # (a key already in the table, and a scalar value, without a call: the common case)
+            return {(index[k] if k in index else self.key(k)):
+                    (self.value(v) if type(v) is dict or type(v) is list else v) for k, v in value.items()}
         if type(value) is list:
-            return [self.value(v) for v in value]
+            return [self.value(v) if type(v) is dict or type(v) is list else v for v in value]
         return value
 
 
@@ -176,12 +179,17 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
     audience); without it the message's sentences are sent as they are."""
     out: list[Any] = [4 * ref + PATCH, seq]
     packer = _Packer(table, out)
-    paths = table.path_index
+    paths, index = table.path_index, table.index
     prev: tuple[int, ...] = ()
     for op in message["ops"]:
-        path = tuple([-1 - packer.key(p) if type(p) is str else p for p in op["path"]])
+        path = tuple([(-1 - (index[p] if p in index else packer.key(p))) if type(p) is str else p
+                      for p in op["path"]])
         kind = KINDS[op["op"]]
-        value = packer.value(op["value"]) if kind != REMOVE else None
+        value = None
+        if kind != REMOVE:
+            value = op["value"]
+            if type(value) is dict or type(value) is list:
+                value = packer.value(value)
         if kind == REPLACE and path:
             at = paths.get(path)
             if at is not None:
@@ -204,9 +212,8 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
         said = list(message["said"])
     if said is not None:
         out.append(said)
-    extras = {k: v for k, v in message.items() if k not in _PATCH_FIELDS}
-    if extras:
-        out.append(extras)
+    if not message.keys() <= _PATCH_FIELDS:
+        out.append({k: v for k, v in message.items() if k not in _PATCH_FIELDS})
     return out
 
 
@@ -215,7 +222,7 @@ def without_said(compact: list[Any], message: dict[str, Any]) -> list[Any]:
     connection that asked for no sentences (SPEC 4.1)."""
     if message.get("said") is None:
         return compact
-    at = len(compact) - 1 - any(k not in _PATCH_FIELDS for k in message)  # before the extras map
+    at = len(compact) - 1 - (not message.keys() <= _PATCH_FIELDS)  # before the extras map
     return compact[:at] + compact[at + 1:]
 
 

@@ -147,9 +147,12 @@ class Projection:
         self._status = status
         # Once per commit: interning a sentence is the same step for every audience.
         compact_said = self.sentences.compact(said) if said is not None else None
+        # The audiences' documents share most of their parts (the status, the public part of
+        # the state): the diff of a part shared by several is computed once.
+        memo: dict[object, object] = {}
         for audience, ap in self._audiences.items():
             doc = {"view": self.game.view(state, audience), "status": status}
-            message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
+            message = messages.patch(self.match_id, seq, diff(ap.doc, doc, memo), said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
             ap.doc, ap.seq, ap._full = doc, seq, None
             ap.recent.append((seq, frame))

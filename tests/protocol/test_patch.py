@@ -84,6 +84,26 @@ def test_apply_of_diff_on_documents_shaped_like_the_protocols(pair):
 
 
 @PROPERTY
+@given(st.lists(st.tuples(edited(), docs, docs), min_size=1, max_size=4), edited(), st.data())
+def test_diffs_sharing_a_memo_each_give_their_own_new(audiences, shared, data):
+    """The server diffs every audience's document with one memo (service/projection.py), and
+    those documents hold the same objects in places: each patch must still turn its own old
+    document into its own new one, whatever the others shared."""
+    shared_old, shared_new = shared
+    pairs = []
+    for (own_old, own_new), extra_old, extra_new in audiences:
+        # the shared pair at the same path in some documents, other parts of their own
+        where = data.draw(st.sampled_from(["view", "status", "a"]))
+        old = {"own": own_old, where: shared_old, "x": extra_old}
+        new = {"own": own_new, where: shared_new, "x": extra_new}
+        pairs.append((old, new))
+    memo: dict = {}
+    patches = [diff(old, new, memo) for old, new in pairs]
+    for (old, new), ops in zip(pairs, patches, strict=True):
+        assert same(apply(old, ops), new)
+
+
+@PROPERTY
 @given(docs)
 def test_no_change_no_ops(doc):
     assert diff(doc, copy.deepcopy(doc)) == []
