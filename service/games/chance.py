@@ -21,5 +21,42 @@ def seed_commitment(seed: str) -> str:
 
 
 def commit_rng(seed: str, seq: int) -> random.Random:
-    digest = hashlib.sha256(f"teahouse/v1/{seed}/{seq}".encode()).digest()
-    return random.Random(int.from_bytes(digest, "big"))
+    """The same numbers as `random.Random(int(sha256(f"teahouse/v1/{seed}/{seq}")))`, seeded only
+    when first drawn from: most commits draw nothing (a card played), and hashing and seeding
+    the generator cost more than the rest of deciding such a move."""
+    return _SeededOnUse(f"teahouse/v1/{seed}/{seq}")
+
+
+class _SeededOnUse(random.Random):
+    # random.Random's Python methods all draw through random() or getrandbits() (and getstate
+    # reads the state): those seed first, then the instance's own bound C methods take over.
+    def __init__(self, material: str) -> None:  # no super().__init__: that would seed now
+        self._material: str | None = material
+        self.gauss_next = None
+
+    def _seed_now(self) -> None:
+        material, self._material = self._material, None
+        if material is not None:
+            super().seed(int.from_bytes(hashlib.sha256(material.encode()).digest(), "big"))
+        self.random = super().random  # type: ignore[method-assign]
+        self.getrandbits = super().getrandbits  # type: ignore[method-assign]
+
+    def random(self) -> float:
+        self._seed_now()
+        return self.random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._seed_now()
+        return self.getrandbits(k)
+
+    def getstate(self) -> tuple:
+        self._seed_now()
+        return super().getstate()
+
+    def seed(self, *args, **kwargs) -> None:  # type: ignore[override]
+        self._material = None  # seeded by hand: the commit's seed no longer applies
+        super().seed(*args, **kwargs)
+
+    def setstate(self, state: tuple) -> None:
+        self._material = None
+        super().setstate(state)
