@@ -11,7 +11,6 @@ its answer only after the COMMIT that holds it.
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Callable
 from queue import Empty, SimpleQueue
@@ -78,7 +77,6 @@ class DbThread:
         self._thread.join()
 
     def _serve(self) -> None:
-        _yield_on_wakeup()
         queue = self._queue
         held: Any = None
         while True:
@@ -116,18 +114,6 @@ class DbThread:
                     _settle(b, outcome, None)
                 else:
                     _settle(b, None, outcome)
-
-
-def _yield_on_wakeup() -> None:
-    """Make this thread SCHED_BATCH (Linux; elsewhere nothing): woken by the event loop's
-    hand-off it then waits for the loop's thread to block instead of preempting it at once,
-    which on one core cost two more context switches per statement (the woken thread found
-    the GIL held, slept again, and was woken a second time when the loop let it go). It
-    still gets its fair share of the CPU; only the wake-up preemption is given up."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
-    except (AttributeError, OSError):
-        pass
 
 
 def _settle(item: _Item, exc: BaseException | None, value: Any) -> None:
