@@ -5,8 +5,8 @@ One tree for the bot's information set. Every iteration first samples a world th
 cannot tell from the real one (`Game.redeal` with keep={seat}: the hidden parts dealt again),
 then walks the tree in that world: at each node only the moves legal in this world compete
 (UCB with availability counts), chance is drawn afresh, a leaf gets a short random rollout
-(ROLLOUT_PLIES; none below a node let in among more than ROLLOUT_MAX_MOVES moves: there the
-rollout costs most of an iteration and tells little) and the game's evaluation hint scores
+(ROLLOUT_PLIES; none where a move list on the tree path or in the rollout is longer than
+ROLLOUT_MAX_MOVES: there the rollout costs most of an iteration and tells little) and the game's evaluation hint scores
 it (evaluation.rewards). Each node keeps the reward of the seat that moved into it, so every
 seat plays for itself (max^n).
 
@@ -60,7 +60,7 @@ EXPAND_LOOK = 1        # untried moves compared one ply ahead before a deeper no
 GROUPS = 0             # 1: draw moves by command type first (grouped_choice) in expansions and rollouts
 UNTRIED_DRAWS = 8      # random draws to find a move not yet in a node, before listing what is left
 FEW_MOVES = 500        # a move list this short is listed and keyed at every visit (exact availability)
-ROLLOUT_MAX_MOVES = 1000  # no rollout below a node let in among more moves than this
+ROLLOUT_MAX_MOVES = 1000  # no rollout (or no further ply) where a move list on the way was longer
 
 
 @dataclass
@@ -102,6 +102,7 @@ def search(game: Game, state: State, seat: int, players: int, rng: random.Random
     if len(by_key) == 1:
         return Choice(root_moves[0], 0, 0)
     root = Node(None)
+    root.width = len(by_key)
     clock = time.process_time if budget.cpu else time.monotonic
     start = clock()
     deadline = None if budget.seconds is None else start + budget.seconds
@@ -183,7 +184,7 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
             child, after, expanded = step
         node, state = child, after
         path.append(node)
-    if expanded <= ROLLOUT_MAX_MOVES:
+    if max(expanded, *(n.width for n in path)) <= ROLLOUT_MAX_MOVES:
         # Past that, one random move among thousands says little and listing them costs
         # most of an iteration (Khan: ~60 iterations a move with rollouts, ~190 without).
         state = _rollout(game, state, rng)
@@ -365,7 +366,7 @@ def _rollout(game: Game, state: State, rng: random.Random) -> State:
             break
         actor = rng.choice(status["to_act"])
         moves = game.legal_moves(state, actor)
-        if not moves:
+        if not moves or len(moves) > ROLLOUT_MAX_MOVES:
             break
         move = grouped_choice(moves, rng) if GROUPS else rng.choice(moves)
         try:
