@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
-from service import admin, logs, metrics, replay, retention
+from service import admin, logs, metrics, pauses, replay, retention
 from service.access import AccessLog
 from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
@@ -131,6 +131,9 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         holder["lobby"].start()
         logs.set_node(holder["lobby"].node)
         _watch_gauges(holder["lobby"])
+        pauses.settle_gc()
+        watch = pauses.PauseWatch()
+        watch.start()
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
             name="retention") if lim.retention_days else None
@@ -139,6 +142,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
+        await watch.close()
         await holder["lobby"].close()
         bot_pool.shutdown()
         if store is None:

@@ -59,6 +59,14 @@ WATCHERS = Gauge("teahouse_watchers", "Connections watching a match (a connectio
 LOADED_MATCHES = Gauge("teahouse_loaded_matches", "Match runtimes loaded on this node", registry=REGISTRY)
 DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches this node found with a log that went backwards "
                          "since it started", registry=REGISTRY)
+# Seconds: a young collection takes well under a millisecond, a full one over a large heap 100s
+# (service/pauses.py).
+_PAUSE = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+GC_PAUSE_SECONDS = Histogram("teahouse_gc_pause_seconds", "Duration of each garbage collection (the event "
+                             "loop waits for it), by generation (2 = full)", ["generation"], buckets=_PAUSE,
+                             registry=REGISTRY)
+LOOP_LAG_SECONDS = Histogram("teahouse_loop_lag_seconds", "How late a timer due every 50 ms fired on the "
+                             "event loop (a stall of any cause)", buckets=_PAUSE, registry=REGISTRY)
 STORE_UP.set(1)
 
 

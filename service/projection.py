@@ -20,7 +20,7 @@ from collections import deque
 from typing import Any
 
 from protocol import messages
-from protocol.codec import QUIET, encode
+from protocol.codec import QUIET, decode, encode
 from protocol.patch import diff
 from protocol.v2 import (
     KeyTable,
@@ -35,6 +35,11 @@ from service.games import Game
 Audience = int | None
 # How many past patches each audience keeps for a reconnecting client's resync.
 RECENT = 256
+# ...kept as their protocol v1 msgpack bytes: a patch's message is a dozen or more containers the
+# garbage collector walks on every full collection, for as long as the patch is kept (a node with
+# 100 matches holds ~100,000 of them: 250-450 ms full collections, bench/README.md "Tail latency
+# under load"); bytes are not walked. A resync (rare) decodes them again.
+KEPT_AS = "msgpack"
 
 
 def ws_frame(payload: bytes, binary: bool) -> bytes:
@@ -97,7 +102,7 @@ class AudienceProjection:
         self.audience = audience
         self.doc: dict[str, Any] | None = None
         self.seq = 0
-        self.recent: deque[tuple[int, Frame]] = deque(maxlen=RECENT)
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)  # (seq, patch encoded KEPT_AS)
         self._full: Frame | None = None
         self.keys = KeyTable()  # protocol v2's key table for this audience
 
@@ -152,7 +157,7 @@ class Projection:
             message = messages.patch(self.match_id, seq, diff(ap.doc, doc), said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
             ap.doc, ap.seq, ap._full = doc, seq, None
-            ap.recent.append((seq, frame))
+            ap.recent.append((seq, frame.encoded(KEPT_AS)))
             frames[audience] = frame
         return frames
 
@@ -178,4 +183,4 @@ class Projection:
         kept = [(s, f) for s, f in ap.recent if s > seq]
         if not kept or kept[0][0] != seq + 1:
             return None
-        return [f for _, f in kept]
+        return [Frame(decode(data, KEPT_AS)) for _, data in kept]

@@ -158,3 +158,12 @@ def test_every_log_line_is_one_json_object_with_the_node(node):
     assert all(r.get("node") for r in access)
     assert any(r["method"] == "WS" and r["status"] == 101 for r in access)
     assert not [r for r in records if "exc" in r or "Traceback" in r["msg"]], "a traceback was logged"
+
+
+async def test_the_event_loop_s_lateness_is_measured_while_the_node_runs(node):
+    before = scrape(node.url)
+    await asyncio.sleep(0.5)  # the lag timer fires every 50 ms
+    after = scrape(node.url)
+    assert moved(before, after, "teahouse_loop_lag_seconds_count") >= 5
+    # each generation of the collector has its series, also before it ever ran
+    assert all(("teahouse_gc_pause_seconds_count", (("generation", str(g)),)) in after for g in range(3))

@@ -64,3 +64,18 @@ def test_resync_window():
     assert proj.since(0, 6) == []
     assert proj.since(0, 7) is None       # from the future: full view
     assert proj.since(0, 0) is None       # before this audience was watched: full view
+
+
+def test_a_resync_sends_the_bytes_the_live_patches_had():
+    """A reconnecting v1 client gets the patches it missed exactly as the others got them live,
+    in each v1 encoding, with and without the sentences (SPEC 4.1)."""
+    g = get_game("pixies")
+    steps = list(playout(g, 2, "bytes"))
+    proj = Projection(g, "m")
+    proj.watch(0, steps[0].after, 1)
+    live = []
+    for st in steps[1:8]:
+        live.append(proj.advance(st.after, st.seq, said=[f"move {st.seq}"])[0])
+    for encoding in ("msgpack", "json", "quiet.msgpack", "quiet.json"):
+        again = proj.since(0, steps[2].seq, encoding)
+        assert [f.encoded(encoding) for f in again] == [f.encoded(encoding) for f in live[2:]]

@@ -133,40 +133,47 @@ def anyone_can_conquer(state: dict[str, Any], board: Board) -> bool:
     disregarded? The seat with the most yurts under a fully covered tile always holds the
     majority, so a covered placement with any player yurt is enough."""
     yurts = state["yurts"]
+    occupied = _occupied(yurts)
     for cell in range(len(yurts)):
         owner = yurts[cell]
         if owner is None or owner == NEUTRAL:
             continue
         for p in board.by_cell[cell]:
-            if _fits(state, p):
+            if _fits(state, occupied, p):
                 return True
     return False
 
 
 def _candidates(state: dict[str, Any], board: Board, actor: int) -> list[Placement]:
     yurts = state["yurts"]
+    occupied = _occupied(yurts)
     seen: set[tuple[str, tuple[int, ...]]] = set()
     found = []
     for cell in range(len(yurts)):
         if yurts[cell] != actor:
             continue
         for p in board.by_cell[cell]:
-            if p.key in seen:
-                continue
-            seen.add(p.key)
-            if _fits(state, p):
+            if p.land_mask & occupied == p.land_mask and p.key not in seen and _fits(state, occupied, p):
+                seen.add(p.key)
                 found.append(p)
     found.sort(key=lambda p: (p.tile, p.cells))
     return found
 
 
-def _fits(state: dict[str, Any], p: Placement) -> bool:
+def _occupied(yurts: list[Any]) -> int:
+    """The cells holding a yurt, as bits (Placement.land_mask)."""
+    bits = 0
+    for cell, owner in enumerate(yurts):
+        if owner is not None:
+            bits |= 1 << cell
+    return bits
+
+
+def _fits(state: dict[str, Any], occupied: int, p: Placement) -> bool:
     if state["tiles"][p.tile] <= 0:
         return False
-    yurts = state["yurts"]
-    for cell in p.land:
-        if yurts[cell] is None:
-            return False
+    if p.land_mask & occupied != p.land_mask:
+        return False
     tile_at = state["tile_at"]
     for cell in p.river:
         if tile_at[cell] is not None:

@@ -89,7 +89,7 @@ TILE_SHAPES: dict[str, frozenset[tuple[tuple[int, int], ...]]] = {
 class Placement:
     """One position of one tile type on the board (precomputed; never in state)."""
 
-    __slots__ = ("tile", "cells", "land", "river", "key")
+    __slots__ = ("tile", "cells", "land", "river", "key", "land_mask")
 
     def __init__(self, tile: str, cells: tuple[int, ...], land: tuple[int, ...], river: tuple[int, ...]):
         self.tile = tile
@@ -97,6 +97,8 @@ class Placement:
         self.land = land
         self.river = river
         self.key = (tile, cells)
+        # the land cells as bits of one int: "every land cell holds a yurt" is one AND
+        self.land_mask = sum(1 << i for i in land)
 
 
 class Board:
