@@ -3,7 +3,9 @@
 Part 1, in process: one handcards match (bench/games/handcards) through the server's own
 MatchRuntime broadcast path (service.projection + runtime._broadcast) with N watcher stubs of
 each wire encoding in use (v2 msgpack); counts the encode calls and the time spent encoding
-per move for N = 1, 10, 100, 1,000. "Encode once per audience" means those do not grow with N.
+per move for N = 1, 10, 100, 1,000. "Encode once per audience" means those do not grow with N
+(two calls per audience: its wire encoding, and the v1 msgpack copy the projection keeps for a
+reconnecting client's resync, service/projection.py KEPT_AS).
 
 Part 2, a real server: `teahouse serve --bench-games` (SQLite, synchronous=FULL by default, or
 Redis with appendfsync always), 4 seats in this process and N spectators spread over

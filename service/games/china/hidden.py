@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 
-from service.games.china.data import PROVINCE_SPACES
-from service.games.china.scoring import alliance_results, province_points, road_chains
+from service.games.china.data import CARD_COLOUR, MIN_ROAD_CHAIN, PROVINCE_COLOUR, PROVINCE_SPACES
+from service.games.china.scoring import alliance_results, province_points, road_groups
 from service.games.dealing import deal_pile_and_hands, hide_options
 from service.games.interface import State
 
@@ -25,21 +25,58 @@ def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
     return {**state, "deck": pile, "hands": hands}
 
 
+# What the hint adds to the score-if-it-ended-now (spec 6.3), in points; both are zero once
+# the game is over. A road group short of MIN_ROAD_CHAIN houses is worth ROAD_HOPE of the points
+# it would score at that length, scaled by how near it is (2 of 4 houses: a quarter of 2 points)
+# while a free space on the road can still extend it. A hand that can pay for two placements in
+# one province next turn (spec 5.1: two cards of its colour, or one and a pair of another, into
+# a province that already holds a house) is worth DOUBLE_HAND: the turn puts down two pieces.
+ROAD_HOPE = 1.0
+DOUBLE_HAND = 1.0
+
+
 def evaluate(state: State) -> list[float]:
     """Bots' hint: the final score if the game ended now (spec 6.3): the running score, the
-    unscored provinces by their houses, road chains and alliances. All public."""
+    unscored provinces by their houses, road chains and alliances. All public. Then what the
+    rules will pay for later: road groups one or two houses short of a chain, and a hand
+    that pays for a two-piece turn (the seat's own hand is all a bot sees of hands)."""
     n = state["players"]
     if state["phase"] in ("waiting", "finished"):
         return [float(x) for x in state["scores"]]
+    houses = state["houses"]
     points = [float(x) for x in state["scores"]]
+    open_provinces = []
     for province, spaces in PROVINCE_SPACES.items():
         if not state["scored"][province]:
-            counts = [sum(1 for sp in spaces if state["houses"][sp] == p) for p in range(n)]
+            counts = [0] * n
+            free = 0
+            for sp in spaces:
+                owner = houses[sp]
+                if owner is None:
+                    free += 1
+                else:
+                    counts[owner] += 1
             for p, v in enumerate(province_points(counts)):
                 points[p] += v
+            if free >= 2 and any(counts):
+                open_provinces.append(PROVINCE_COLOUR[province])
     for p in range(n):
-        points[p] += sum(len(c) for c in road_chains(state["houses"], state["side"], p))
+        for group, extendable in road_groups(houses, state["side"], p):
+            if len(group) >= MIN_ROAD_CHAIN:
+                points[p] += len(group)
+            elif extendable and len(group) >= 2:
+                points[p] += ROAD_HOPE * len(group) * len(group) / MIN_ROAD_CHAIN
+        if DOUBLE_HAND and _pays_twice(state["hands"][p], open_provinces):
+            points[p] += DOUBLE_HAND
     for a in alliance_results(state["emissaries"]):
         for p in a["winners"]:
             points[p] += a["points"]
     return points
+
+
+def _pays_twice(hand: list[str], colours: list[str]) -> bool:
+    held: dict[str, int] = {}
+    for card in hand:
+        held[CARD_COLOUR[card]] = held.get(CARD_COLOUR[card], 0) + 1
+    pair = any(k >= 2 for k in held.values())
+    return any(held.get(c, 0) >= 2 or held.get(c, 0) == 1 and pair for c in colours)

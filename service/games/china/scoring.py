@@ -21,26 +21,35 @@ def province_points(houses: list[int]) -> list[int]:
 def road_chains(owner: dict[str, int | None], side: str, seat: int) -> list[list[str]]:
     """The seat's scoring chains: connected groups of 4+ of its houses along the roads of the
     side. A branched group is one chain, each house counted once (spec 5.4, decision A5)."""
+    return [group for group, _ in road_groups(owner, side, seat) if len(group) >= MIN_ROAD_CHAIN]
+
+
+def road_groups(owner: dict[str, int | None], side: str, seat: int) -> list[tuple[list[str], bool]]:
+    """Every connected group of the seat's houses along the roads of the side (sorted), and
+    whether a free space on a road touches it (the group can still grow)."""
     graph = ROAD_NEIGHBOURS[side]
     mine = sorted(space for space, who in owner.items() if who == seat)
     seen: set[str] = set()
-    chains = []
+    groups = []
     for start in mine:
         if start in seen:
             continue
         group = []
+        extendable = False
         stack = [start]
         seen.add(start)
         while stack:
             space = stack.pop()
             group.append(space)
             for nxt in graph[space]:
-                if nxt not in seen and owner.get(nxt) == seat:
+                who = owner.get(nxt)
+                if who is None:
+                    extendable = True
+                elif nxt not in seen and who == seat:
                     seen.add(nxt)
                     stack.append(nxt)
-        if len(group) >= MIN_ROAD_CHAIN:
-            chains.append(sorted(group))
-    return chains
+        groups.append((sorted(group), extendable))
+    return groups
 
 
 def alliance_results(emissaries: dict[str, list[int]]) -> list[dict]:
