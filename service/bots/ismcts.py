@@ -5,14 +5,19 @@ One tree for the bot's information set. Every iteration first samples a world th
 cannot tell from the real one (`Game.redeal` with keep={seat}: the hidden parts dealt again),
 then walks the tree in that world: at each node only the moves legal in this world compete
 (UCB with availability counts), chance is drawn afresh, a leaf gets a short random rollout
-and the game's evaluation hint scores it (evaluation.rewards). Each node keeps the reward of
-the seat that moved into it, so every seat plays for itself (max^n).
+(ROLLOUT_PLIES; none where a move list on the tree path or in the rollout is longer than
+ROLLOUT_MAX_MOVES: there the rollout costs most of an iteration and tells little) and the game's evaluation hint scores
+it (evaluation.rewards). Each node keeps the reward of the seat that moved into it, so every
+seat plays for itself (max^n).
 
 Large branching (Khan's ~2,000 tile placements, China's few hundred placements) is handled
 generically, with no game named:
 
 - progressive widening: a node considers at most WIDEN * visits^ALPHA of its moves, new ones
-  let in as its visits grow, so the search goes deep instead of trying each move once;
+  let in as its visits grow, so the search goes deep instead of trying each move once.
+  Below the root the move list is built only to let a move in (one drawn at random, not
+  every move keyed); otherwise the moves already in the tree are replayed best first by UCB,
+  skipping any this world refuses (another hand): Khan went from ~60 to ~190 iterations;
 - a one-ply look at the root: the root moves are scored by the evaluation hint one ply later
   in one sampled world, up to max(PRIOR_SAMPLE, iterations) of them and within PRIOR_SHARE
   of a time budget. The best are let in first (equal scores in random order), and each root
@@ -47,12 +52,15 @@ from service.games.interface import Command, Game, IllegalMove, State, fold
 EXPLORATION = 0.7
 WIDEN = 2.0
 ALPHA = 0.5
-ROLLOUT_PLIES = 2
+ROLLOUT_PLIES = 2      # random plies before the hint judges a leaf
 PRIOR_SAMPLE = 256     # root moves looked at one ply ahead, at least (at most the iteration budget, if larger)
 PRIOR_SHARE = 0.3      # share of a time budget the root look may take
 PRIOR_VISITS = 2.0     # what the root look's score is worth, in visits
 EXPAND_LOOK = 1        # untried moves compared one ply ahead before a deeper node lets one in
 GROUPS = 0             # 1: draw moves by command type first (grouped_choice) in expansions and rollouts
+UNTRIED_DRAWS = 8      # random draws to find a move not yet in a node, before listing what is left
+FEW_MOVES = 500        # a move list this short is listed and keyed at every visit (exact availability)
+ROLLOUT_MAX_MOVES = 1000  # no rollout (or no further ply) where a move list on the way was longer
 
 
 @dataclass
@@ -65,11 +73,13 @@ class Budget:
 
 
 class Node:
-    __slots__ = ("avail", "children", "reward", "seat", "visits")
+    __slots__ = ("avail", "children", "command", "reward", "seat", "visits", "width")
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, command: Command | None = None) -> None:
         self.seat = seat              # who moved into this node
+        self.command = command        # the move that led here, replayed as is below the root
         self.children: dict[bytes, Node] = {}
+        self.width = 0                # how many moves the mover had when last listed here
         self.visits = 0.0
         self.avail = 0
         self.reward = 0.0
@@ -92,6 +102,7 @@ def search(game: Game, state: State, seat: int, players: int, rng: random.Random
     if len(by_key) == 1:
         return Choice(root_moves[0], 0, 0)
     root = Node(None)
+    root.width = len(by_key)
     clock = time.process_time if budget.cpu else time.monotonic
     start = clock()
     deadline = None if budget.seconds is None else start + budget.seconds
@@ -152,58 +163,165 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
     path = [root]
     node = root
     state = world
-    expanded = False
+    expanded = 0  # once a node is let in: how many moves it was let in among
     while not expanded:
         status = game.status(state)
         if status["finished"] or not status["to_act"]:
             break
         if node is root:
             # The seat's own moves are part of what it sees: the same in every world.
-            actor, moves = seat, root_moves
+            k, fresh = _root_choice(root, seat, root_moves, order)
+            expanded = len(root_moves) if fresh else 0
+            after = _apply(game, state, seat, root_moves[k], rng)
+            if after is None:
+                del root.children[k]
+                return
+            child = root.children[k]
         else:
-            actor = status["to_act"][0]
-            moves = {key(m): m for m in game.legal_moves(state, actor)}
-        if not moves:
-            break
-        room = WIDEN * (node.visits + 1) ** ALPHA
-        if node is root:
-            # The looked-at children are there from the start: widening bounds how many of
-            # the moves compete, in the root look's order (best first).
-            competing = [k for k in order[:max(1, int(room))] if k in moves] or list(moves)
-            fresh = [k for k in competing if k not in node.children]
-            if fresh:
-                k = fresh[0]
-                node.children[k] = Node(actor)
-                expanded = True
-            else:
-                k = _select(node, competing)
-            for p in competing:
-                node.children[p].avail += 1
-        else:
-            present = [k for k in moves if k in node.children]
-            untried = [k for k in moves if k not in node.children]
-            if untried and len(present) < room:
-                k = _pick_untried(game, state, actor, players, moves, untried, rng)
-                node.children[k] = Node(actor)
-                node.children[k].avail += 1
-                expanded = True
-            else:
-                k = _select(node, present)
-            for p in present:
-                node.children[p].avail += 1
-        try:
-            state = fold(game, game.decide(state, actor, moves[k], random.Random(rng.random())), state)
-        except IllegalMove:
-            del node.children[k]
-            return
-        node = node.children[k]
+            step = _inner_step(game, state, status["to_act"][0], players, node, rng)
+            if step is None:
+                break
+            child, after, expanded = step
+        node, state = child, after
         path.append(node)
-    state = _rollout(game, state, rng)
+    if max(expanded, *(n.width for n in path)) <= ROLLOUT_MAX_MOVES:
+        # Past that, one random move among thousands says little and listing them costs
+        # most of an iteration (Khan: ~60 iterations a move with rollouts, ~190 without).
+        state = _rollout(game, state, rng)
     reward = rewards(game, state, players)
     for n in path:
         n.visits += 1
         if n.seat is not None:
             n.reward += reward[n.seat]
+
+
+def _root_choice(root: Node, seat: int, moves: dict[bytes, Command], order: list[bytes]) -> tuple[bytes, bool]:
+    """The root move to play in this iteration, and whether it is new to the tree. The
+    looked-at children are there from the start: widening bounds how many of the moves
+    compete, in the root look's order (best first)."""
+    room = WIDEN * (root.visits + 1) ** ALPHA
+    competing = order[:max(1, int(room))] or list(moves)
+    fresh = [k for k in competing if k not in root.children]
+    if fresh:
+        k = fresh[0]
+        root.children[k] = Node(seat, moves[k])
+    for p in competing:
+        root.children[p].avail += 1
+    return (fresh[0], True) if fresh else (_select(root, competing), False)
+
+
+def _inner_step(game: Game, state: State, actor: int, players: int, node: Node,
+                rng: random.Random) -> tuple[Node, State, int] | None:
+    """One step below the root: let a new move in while progressive widening allows, else
+    pick among the moves already in the tree by UCB. The int returned is how many moves a new
+    node was let in among (0: no new node).
+
+    A short move list (up to FEW_MOVES) is listed and keyed at every visit, so exactly this
+    world's legal moves compete. A long one (Khan's ~2,000 placements) is built only to let a
+    move in, drawn at random; otherwise the moves in the tree are tried best first by UCB,
+    skipping those this world refuses (another hand, another draw)."""
+    room = WIDEN * (node.visits + 1) ** ALPHA
+    moves: list[Command] | None = None
+    if node.width <= FEW_MOVES or len(node.children) < room:
+        moves = game.legal_moves(state, actor)
+        node.width = len(moves)
+        if not moves:
+            return None
+        if node.width <= FEW_MOVES:
+            return _listed_step(game, state, actor, players, node, moves, room, rng)
+        drawn = _draw_untried(moves, node.children, rng)
+        if drawn:
+            return _let_in(game, state, actor, players, node, drawn, len(moves), rng)
+    illegal: set[bytes] = set()
+    while len(illegal) < len(node.children):
+        candidates = [k for k in node.children if k not in illegal]
+        k = _select(node, candidates)
+        child = node.children[k]
+        assert child.command is not None  # every node below the root records its move
+        after = _apply(game, state, actor, child.command, rng)
+        if after is not None:
+            # Availability: the moves not found illegal here count as offered in this world.
+            for p in candidates:
+                node.children[p].avail += 1
+            return child, after, 0
+        illegal.add(k)
+    if moves is None:
+        moves = game.legal_moves(state, actor)
+    drawn = _draw_untried(moves, node.children, rng)
+    return _let_in(game, state, actor, players, node, drawn, len(moves), rng) if drawn else None
+
+
+def _listed_step(game: Game, state: State, actor: int, players: int, node: Node, moves: list[Command],
+                 room: float, rng: random.Random) -> tuple[Node, State, int] | None:
+    keyed = {key(m): m for m in moves}
+    present = [k for k in keyed if k in node.children]
+    untried = [k for k in keyed if k not in node.children]
+    for p in present:
+        node.children[p].avail += 1
+    if untried and len(present) < room:
+        return _let_in(game, state, actor, players, node, _draw([keyed[k] for k in untried], rng), len(moves), rng)
+    k = _select(node, present)
+    after = _apply(game, state, actor, keyed[k], rng)
+    if after is None:
+        del node.children[k]
+        return None
+    return node.children[k], after, 0
+
+
+def _draw_untried(moves: list[Command], children: dict[bytes, Node], rng: random.Random) -> dict[bytes, Command]:
+    """Up to max(1, EXPAND_LOOK) moves not yet in `children`, drawn at random (by kind first
+    with GROUPS): drawing, not keying the whole list, spares keying ~2,000 moves."""
+    want = max(1, EXPAND_LOOK)
+    drawn: dict[bytes, Command] = {}
+    for _ in range(UNTRIED_DRAWS * want):
+        m = grouped_choice(moves, rng) if GROUPS else rng.choice(moves)
+        k = key(m)
+        if k not in children:
+            drawn.setdefault(k, m)
+            if len(drawn) >= want:
+                return drawn
+    if not drawn:
+        # Nearly every move is in already: find the rest the long way.
+        rest = [m for m in moves if key(m) not in children]
+        return _draw(rest, rng) if rest else {}
+    return drawn
+
+
+def _draw(moves: list[Command], rng: random.Random) -> dict[bytes, Command]:
+    """max(1, EXPAND_LOOK) draws from `moves` (by kind first with GROUPS), by key."""
+    drawn = (grouped_choice(moves, rng) if GROUPS else rng.choice(moves) for _ in range(max(1, EXPAND_LOOK)))
+    return {key(m): m for m in drawn}
+
+
+def _let_in(game: Game, state: State, actor: int, players: int, node: Node, drawn: dict[bytes, Command],
+            width: int, rng: random.Random) -> tuple[Node, State, int] | None:
+    """Add one of the drawn moves to the tree (with EXPAND_LOOK > 1 the best for `actor` one
+    ply ahead) and step into it."""
+    k, command = next(iter(drawn.items()))
+    if len(drawn) > 1:
+        best_value = -1.0
+        for dk, m in drawn.items():
+            value = _one_ply(game, state, actor, players, m, rng)
+            if value is not None and value > best_value:
+                k, command, best_value = dk, m, value
+    after = _apply(game, state, actor, command, rng)
+    if after is None:
+        return None
+    if width > FEW_MOVES:
+        for p in node.children.values():
+            p.avail += 1
+    child = Node(actor, command)
+    child.avail = 1
+    node.children[k] = child
+    return child, after, width
+
+
+def _apply(game: Game, state: State, actor: int, command: Command, rng: random.Random) -> State | None:
+    """The world after `actor` gives `command` (chance drawn afresh); None if illegal there."""
+    try:
+        return fold(game, game.decide(state, actor, command, random.Random(rng.random())), state)
+    except IllegalMove:
+        return None
 
 
 def grouped_choice(items: list[Command], rng: random.Random) -> Command:
@@ -230,25 +348,6 @@ def _grouped_order(keys: list[bytes], by_key: dict[bytes, Command], rng: random.
     return [k for i in range(max(map(len, lists))) for g in lists if i < len(g) for k in (g[i],)]
 
 
-def _pick_untried(game: Game, state: State, actor: int, players: int, moves: dict[bytes, Command],
-                  untried: list[bytes], rng: random.Random) -> bytes:
-    """The untried move to let in: drawn by kind (grouped_choice); with EXPAND_LOOK > 1, the
-    best for `actor` one ply ahead among that many such draws."""
-    if GROUPS:
-        draws = [key(grouped_choice([moves[k] for k in untried], rng)) for _ in range(max(1, EXPAND_LOOK))]
-        candidates = list(dict.fromkeys(draws))
-    else:
-        candidates = rng.sample(untried, min(max(1, EXPAND_LOOK), len(untried)))
-    if len(candidates) == 1:
-        return candidates[0]
-    best, best_value = candidates[0], -1.0
-    for k in candidates:
-        value = _one_ply(game, state, actor, players, moves[k], rng)
-        if value is not None and value > best_value:
-            best, best_value = k, value
-    return best
-
-
 def _select(node: Node, keys: list[bytes]) -> bytes:
     best, best_value = keys[0], -1.0
     for k in keys:
@@ -267,7 +366,7 @@ def _rollout(game: Game, state: State, rng: random.Random) -> State:
             break
         actor = rng.choice(status["to_act"])
         moves = game.legal_moves(state, actor)
-        if not moves:
+        if not moves or len(moves) > ROLLOUT_MAX_MOVES:
             break
         move = grouped_choice(moves, rng) if GROUPS else rng.choice(moves)
         try:
