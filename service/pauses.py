@@ -12,7 +12,7 @@ The policy (`settle_gc`, once per process when the app starts):
   hundreds), and the default of 700 runs a young collection several times a second under load,
   each promoting the objects of the moves in flight towards the old generation. Raising it delays
   collections, it never skips one: cyclic garbage is still found by the next young collection, or
-  by a full one once it has aged (GC_THRESHOLDS makes those about half as frequent as CPython's).
+  by a full one once it has aged (GC_THRESHOLDS keeps those about as frequent as CPython's).
 What a node keeps for long is kept in forms the collector does not walk where that is cheap
 (service.projection keeps its resync patches as bytes).
 
@@ -30,11 +30,12 @@ from typing import Any
 from service.metrics import GC_PAUSE_SECONDS, LOOP_LAG_SECONDS
 
 LAG_PERIOD_S = 0.05  # metrics.LOOP_LAG_SECONDS
-# Young collections every 20,000 net container allocations instead of 700 (a few ms each; about
-# one per 5 s in scenario b instead of seven a second), a middle one every third young one and a
-# full one every third middle one: cyclic garbage that aged waits for at most ~180,000 net
-# allocations (tests/service/test_pauses.py), where CPython's (700, 10, 10) makes ~85,000.
-GC_THRESHOLDS = (20_000, 2, 2)
+# Young collections every 5,000 net container allocations instead of 700 (1-4 ms each), a middle
+# one every third young one (up to 15,000 objects walked, under 10 ms) and a full one every fifth
+# middle one: cyclic garbage that aged waits for at most ~75,000 net allocations
+# (tests/service/test_pauses.py), where CPython's (700, 10, 10) makes ~85,000. Larger young
+# thresholds (20,000) make fewer but longer pauses: 5-10 ms young, 15-25 ms middle collections.
+GC_THRESHOLDS = (5_000, 2, 4)
 
 _settled = False
 
