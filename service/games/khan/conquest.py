@@ -153,7 +153,7 @@ def _candidates(state: dict[str, Any], board: Board, actor: int) -> list[Placeme
         if yurts[cell] != actor:
             continue
         for p in board.by_cell[cell]:
-            if p.land_mask & occupied == p.land_mask and p.key not in seen and _fits(state, occupied, p):
+            if p.key not in seen and _fits(state, occupied, p):
                 seen.add(p.key)
                 found.append(p)
     found.sort(key=lambda p: (p.tile, p.cells))
