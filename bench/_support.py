@@ -70,6 +70,16 @@ def runq_wait_seconds(pid: int) -> float:
         return 0.0
 
 
+def loop_thread_seconds(pid: int) -> float:
+    """CPU time of the process's main thread (the event loop's), user and system, with the
+    scheduler's nanosecond accounting (schedstat) instead of /proc/<pid>/stat's 10 ms ticks."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return 0.0
+
+
 def rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
