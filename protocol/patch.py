@@ -13,6 +13,7 @@ suite checks `apply(old, diff(old, new)) == new` over random playouts of every g
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from operator import is_
 from typing import Any
 
@@ -29,14 +30,15 @@ class PatchError(ValueError):
 _ABSENT = object()
 
 
-def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None) -> list[Op]:
+def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[str | int] = ()) -> list[Op]:
     """`memo` (a dict, empty at first) lets several diffs share work: the server diffs every
     audience's document against its previous one, and those documents share most of their
     subtrees (the same objects: the public part of the state, the status), whose ops are then
     computed once and the same op objects used for every audience. Use one memo only while
-    the documents it saw are not edited (ops are shared, not copied)."""
+    the documents it saw are not edited (ops are shared, not copied). `at`: the path of `old`
+    and `new` inside a larger document, which prefixes every op's path."""
     ops: list[Op] = []
-    _diff(old, new, [], ops, memo)
+    _diff(old, new, list(at), ops, memo)
     return ops
 
 

@@ -47,6 +47,9 @@ RECENT = 256
 KEPT_AS = QUIET + "v2.msgpack"
 
 
+_VIEW, _STATUS = ("view",), ("status",)  # a document's parts, as the paths of their ops
+
+
 def ws_frame(payload: bytes, binary: bool) -> bytes:
     """`payload` as one unmasked, unfragmented WebSocket data frame (RFC 6455 5.2), the way a
     server sends it without extensions: what a broadcast writes to every socket as it is."""
@@ -75,19 +78,18 @@ class Frame:
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
         if data is None:
-            message: Any = self.message
-            wire, v2 = encoding, self.v2
-            if encoding.startswith(QUIET):
-                wire = encoding[len(QUIET):]
-                if "said" not in message:
-                    data = self._bytes[encoding] = self.encoded(wire)
-                    return data
-                message = {k: v for k, v in message.items() if k != "said"}
-                v2 = without_said(v2, self.message) if v2 is not None else None
-            if v2 is not None and wire.startswith("v2."):
-                message = v2
-            data = self._bytes[encoding] = encode(message, wire)
+            data = self._bytes[encoding] = self._encode(encoding)
         return data
+
+    def _encode(self, encoding: str) -> bytes:
+        message: Any = self.message
+        quiet = encoding.startswith(QUIET)
+        wire = encoding[len(QUIET):] if quiet else encoding
+        if quiet and "said" not in message:
+            return self.encoded(wire)
+        if self.v2 is not None and wire.startswith("v2."):
+            return encode(without_said(self.v2, message) if quiet else self.v2, wire)
+        return encode({k: v for k, v in message.items() if k != "said"} if quiet else message, wire)
 
     def framed(self, encoding: str) -> bytes:
         """The encoded message inside its WebSocket frame (binary for msgpack, text for json),
@@ -150,11 +152,14 @@ class Projection:
         """The patch frame of every watched audience for the commit that made `state`;
         `said` (the commit's sentences, the same for everyone) rides along in each."""
         frames: dict[Audience, Frame] = {}
-        # The status is the same for every audience: built once, and the previous object is
-        # kept while it says the same thing, so that each audience's diff settles it by identity.
+        # The status is the same for every audience: built and diffed once (a document is
+        # {"view", "status"}: its ops are the view's, then the status's), and the previous object
+        # is kept while it says the same thing, so that the next commit settles it by identity.
         status: dict[str, Any] = dict(self.game.status(state))
-        if self._status is not None and not diff(self._status, status):
-            status = self._status
+        before = self._status
+        status_ops = diff(before, status, None, _STATUS) if before is not None else []
+        if before is not None and not status_ops:
+            status = before
         self._status = status
         # Once per commit: interning a sentence is the same step for every audience.
         compact_said = self.sentences.compact(said) if said is not None else None
@@ -163,8 +168,13 @@ class Projection:
         memo: dict[object, object] = {}
         kept_said = encode(said, "msgpack") if said is not None else None
         for audience, ap in self._audiences.items():
+            old = ap.doc
+            assert old is not None  # (set by watch)
             doc = {"view": self.game.view(state, audience), "status": status}
-            message = messages.patch(self.match_id, seq, diff(ap.doc, doc, memo), said)
+            ops = diff(old["view"], doc["view"], memo, _VIEW)
+            # (an audience first shown before this node's first commit has a status of its own)
+            ops += status_ops if old["status"] is before else diff(old["status"], status, memo, _STATUS)
+            message = messages.patch(self.match_id, seq, ops, said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
             ap.doc, ap.seq, ap._full = doc, seq, None
             ap.recent.append((seq, frame.encoded(KEPT_AS), kept_said))
