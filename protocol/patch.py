@@ -28,6 +28,7 @@ class PatchError(ValueError):
 
 
 _ABSENT = object()
+_CONTAINERS = (dict, list)
 
 
 def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[str | int] = ()) -> list[Op]:
@@ -87,8 +88,11 @@ def _diff_unequal(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any,
                 continue  # shared with the previous document (or a small int): nothing to walk
             if was is _ABSENT:
                 ops.append({"op": "add", "path": [*path, key], "value": value})
-            else:
+            elif isinstance(value, _CONTAINERS) or isinstance(was, _CONTAINERS):
                 _diff(was, value, [*path, key], ops, memo)
+            elif type(was) is not type(value) or was != value:
+                # Two scalars (a count, a turn) that differ: what _diff would find, without its calls.
+                ops.append({"op": "replace", "path": [*path, key], "value": value})
         return
     if isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops, memo)

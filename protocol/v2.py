@@ -51,6 +51,7 @@ MAX_KEEP = 7
 MAX_PATHS = 128  # path references -1..-128: one byte up to 32, two up to 128
 MAX_SENTENCES = 256
 _ONCE_KEPT = 1024  # paths replaced once (and sentences said once) remembered for interning
+_WIRE_PATHS = 256  # v1 paths remembered in their wire form, per table
 # v1 fields a compact patch carries positionally; any others ride in the trailing extras map.
 _PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 
@@ -58,7 +59,7 @@ _PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 class KeyTable:
     """An audience's interned map keys (index <-> string) and interned paths (wire form)."""
 
-    __slots__ = ("keys", "index", "paths", "path_index", "_once")
+    __slots__ = ("keys", "index", "paths", "path_index", "_once", "wire")
 
     def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
         self.keys: list[str] = []
@@ -66,6 +67,7 @@ class KeyTable:
         self.paths: list[tuple[int, ...]] = []
         self.path_index: dict[tuple[int, ...], int] = {}
         self._once: set[tuple[int, ...]] = set()
+        self.wire: dict[tuple[str | int, ...], tuple[int, ...]] = {}  # v1 path -> wire path, once known
         for k in keys:
             self.add(k)
         for p in paths:
@@ -181,9 +183,17 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
     packer = _Packer(table, out)
     paths, index = table.path_index, table.index
     prev: tuple[int, ...] = ()
+    wire = table.wire
     for op in message["ops"]:
-        path = tuple([(-1 - (index[p] if p in index else packer.key(p))) if type(p) is str else p
-                      for p in op["path"]])
+        # A path met before (a count, a turn: the same few every commit) is looked up whole.
+        names = tuple(op["path"])
+        path = wire.get(names)
+        if path is None:
+            path = tuple([(-1 - (index[p] if p in index else packer.key(p))) if type(p) is str else p
+                          for p in names])
+            if len(wire) >= _WIRE_PATHS:
+                wire.clear()
+            wire[names] = path
         kind = KINDS[op["op"]]
         value = None
         if kind != REMOVE:
