@@ -39,7 +39,9 @@ def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[st
     the documents it saw are not edited (ops are shared, not copied). `at`: the path of `old`
     and `new` inside a larger document, which prefixes every op's path."""
     ops: list[Op] = []
-    _diff(old, new, list(at), ops, memo)
+    if not _same(old, new):
+        # (not through the memo: a whole document's pair is its own, met once)
+        _diff_unequal(old, new, list(at), ops, memo)
     return ops
 
 
