@@ -8,10 +8,10 @@ the Origin check (4403), the subprotocol negotiation (4406), the per-address con
 (4429), the access-log line when the session ends. After it, a frame is handled at once
 (Session.receive); one that waits for the store (join, spectate, move) runs in a task of its
 own, and the frames read meanwhile wait for it, so a connection's requests are answered in
-order (the socket is read on until HELD_FRAMES of them wait, then no more until they are
-handled). Answers are written when the frames read in one go are handled (so that requests read
-together look pipelined to the rate limit, as they are), and other connections' broadcasts at
-once. A socket above its write buffer's high-water mark keeps its frames in the session's
+order (the socket is read on until HELD_FRAMES of them, or HELD_BYTES, wait, then no more
+until they are handled). Answers are written when the frames read in one go are handled (so
+that requests read together look pipelined to the rate limit, as they are), and other
+connections' broadcasts at once. A socket above its write buffer's high-water mark keeps its frames in the session's
 outbox until it drains; one that lets the outbox fill is cut (4408) as before.
 
 Any other path, and a server started without the endpoint (no `teahouse.ws` in the lifespan
@@ -47,8 +47,10 @@ ENDPOINT_KEY = "teahouse.ws"  # the lifespan state key under which the app offer
 CLOSE_UNSUPPORTED = 4406
 CLOSE_TOO_MANY = 4429  # the client address holds Limits.connections_per_address connections
 # Frames read while one of the connection's requests waits for the store, before the socket is
-# no longer read: a client that sends one request at a time never gets there.
+# no longer read: a client that sends one request at a time never gets there, and one that
+# pipelines holds at most this much of the node's memory (a frame may be up to 1 MiB).
 HELD_FRAMES = 16
+HELD_BYTES = 64 * 1024
 
 access_log = logging.getLogger("teahouse.access")
 
@@ -270,7 +272,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         held = self._held
         if held is not None:
             held.append(frame)  # a frame before it is still being handled, or reading is paused
-            if len(held) >= HELD_FRAMES and not self.read_paused:
+            if not self.read_paused and (len(held) >= HELD_FRAMES or sum(map(len, held)) >= HELD_BYTES):
                 self._pause()  # a client that pipelines: the rest wait in the socket
             return
         self._run(frame)
