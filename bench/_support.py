@@ -14,6 +14,7 @@ import contextlib
 import multiprocessing
 import os
 import random
+import shlex
 import shutil
 import signal
 import subprocess
@@ -66,6 +67,16 @@ def runq_wait_seconds(pid: int) -> float:
     try:
         with open(f"/proc/{pid}/schedstat") as f:
             return int(f.read().split()[1]) / 1e9
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return 0.0
+
+
+def loop_thread_seconds(pid: int) -> float:
+    """CPU time of the process's main thread (the event loop's), user and system, with the
+    scheduler's nanosecond accounting (schedstat) instead of /proc/<pid>/stat's 10 ms ticks."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
     except (FileNotFoundError, ProcessLookupError, IndexError):
         return 0.0
 
@@ -158,6 +169,10 @@ class Server:
         profile = os.environ.get("TEAHOUSE_BENCH_PROFILE")  # a path: run the server under cProfile
         if profile:
             cmd = [sys.executable, "-c", _PROFILED, profile, *cmd[1:]]
+        # a command the server runs under (e.g. valgrind: bench/platform_loop.py --callgrind)
+        wrap = shlex.split(os.environ.get("TEAHOUSE_BENCH_WRAP", ""))
+        if wrap:
+            cmd = [*wrap, sys.executable, *cmd]
         # every benchmark client shares one address: the per-address limits would count them as one
         env = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0", **os.environ}
         # The venv may be shared by several checkouts, its editable install pointing at another
@@ -168,7 +183,7 @@ class Server:
                 cmd,
                 stdout=log, stderr=subprocess.STDOUT, cwd=self.dir, env=env,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + (600 if wrap else 30)
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise SystemExit(f"the server exited: {self.log.read_text()[-2000:]}")
@@ -190,7 +205,7 @@ class Server:
         if self.proc is not None:
             self.proc.terminate()
             try:
-                self.proc.wait(120 if os.environ.get("TEAHOUSE_BENCH_PROFILE") else 10)
+                self.proc.wait(120 if os.environ.get("TEAHOUSE_BENCH_PROFILE") or os.environ.get("TEAHOUSE_BENCH_WRAP") else 10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)

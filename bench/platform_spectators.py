@@ -4,8 +4,8 @@ Part 1, in process: one handcards match (bench/games/handcards) through the serv
 MatchRuntime broadcast path (service.projection + runtime._broadcast) with N watcher stubs of
 each wire encoding in use (v2 msgpack); counts the encode calls and the time spent encoding
 per move for N = 1, 10, 100, 1,000. "Encode once per audience" means those do not grow with N
-(two calls per audience: its wire encoding, and the v1 msgpack copy the projection keeps for a
-reconnecting client's resync, service/projection.py KEPT_AS).
+(one call per audience, its wire encoding, which is also the form the projection keeps for a
+reconnecting client's resync, service/projection.py KEPT_AS; plus the commit's sentences once).
 
 Part 2, a real server: `teahouse serve --bench-games` (SQLite, synchronous=FULL by default, or
 Redis with appendfsync always), 4 seats in this process and N spectators spread over
@@ -275,9 +275,9 @@ def server_run(store: str, spectators: int, clients: int) -> tuple[list[float], 
         box: dict[str, Any] = {}
 
         def measure() -> None:
-            box["cpu0"] = _user_system(srv.pid)
+            box["cpu0"], box["loop0"] = _user_system(srv.pid), S.loop_thread_seconds(srv.pid)
             box["sent"] = asyncio.run(_play(srv.url, srv.ws_url, tokens, m["match"]))
-            box["cpu1"] = _user_system(srv.pid)
+            box["cpu1"], box["loop1"] = _user_system(srv.pid), S.loop_thread_seconds(srv.pid)
 
         results = S.run_workers(clients, _dispatch, (srv.ws_url, m["match"], per), measure, lambda: None)
         rss = S.rss_kib(srv.pid)
@@ -289,7 +289,8 @@ def server_run(store: str, spectators: int, clients: int) -> tuple[list[float], 
     lat = [(last[s] - sent[s]) * 1000 for s in sent if s in last]
     moves = max(1, len(sent))
     user_ms, sys_ms = ((b - a) * 1000 / moves for a, b in zip(box["cpu0"], box["cpu1"], strict=True))
-    return lat, (user_ms, sys_ms), rss / 1024
+    loop_ms = (box["loop1"] - box["loop0"]) * 1000 / moves
+    return lat, (user_ms, sys_ms, loop_ms), rss / 1024
 
 
 def _user_system(pid: int) -> tuple[float, float]:
@@ -326,8 +327,9 @@ def main() -> None:
     print(f"part 2, a real server ({args.store}), 1 handcards match, 4 seats + {args.spectators} spectators "
           f"in {args.clients} client processes, {len(lat)} moves one at a time:")
     print(f"  move -> last spectator: p50 {q(50):.1f} ms, p99 {q(99):.1f} ms, max {lat[-1] if lat else float('nan'):.1f} ms;"
-          f" server CPU {sum(cpu_ms):.2f} ms per move (user {cpu_ms[0]:.2f}, system {cpu_ms[1]:.2f}),"
-          f" {sum(cpu_ms) * 1000 / (args.spectators + 4):.1f} µs per frame written; server RSS {rss:.0f} MiB")
+          f" server CPU {sum(cpu_ms[:2]):.2f} ms per move (user {cpu_ms[0]:.2f}, system {cpu_ms[1]:.2f};"
+          f" the event loop's thread {cpu_ms[2]:.3f}),"
+          f" {sum(cpu_ms[:2]) * 1000 / (args.spectators + 4):.1f} µs per frame written; server RSS {rss:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ suite checks `apply(old, diff(old, new)) == new` over random playouts of every g
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from operator import is_
 from typing import Any
 
@@ -27,16 +28,20 @@ class PatchError(ValueError):
 
 
 _ABSENT = object()
+_CONTAINERS = (dict, list)
 
 
-def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None) -> list[Op]:
+def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[str | int] = ()) -> list[Op]:
     """`memo` (a dict, empty at first) lets several diffs share work: the server diffs every
     audience's document against its previous one, and those documents share most of their
     subtrees (the same objects: the public part of the state, the status), whose ops are then
     computed once and the same op objects used for every audience. Use one memo only while
-    the documents it saw are not edited (ops are shared, not copied)."""
+    the documents it saw are not edited (ops are shared, not copied). `at`: the path of `old`
+    and `new` inside a larger document, which prefixes every op's path."""
     ops: list[Op] = []
-    _diff(old, new, [], ops, memo)
+    if not _same(old, new):
+        # (not through the memo: a whole document's pair is its own, met once)
+        _diff_unequal(old, new, list(at), ops, memo)
     return ops
 
 
@@ -85,8 +90,11 @@ def _diff_unequal(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any,
                 continue  # shared with the previous document (or a small int): nothing to walk
             if was is _ABSENT:
                 ops.append({"op": "add", "path": [*path, key], "value": value})
-            else:
+            elif isinstance(value, _CONTAINERS) or isinstance(was, _CONTAINERS):
                 _diff(was, value, [*path, key], ops, memo)
+            elif type(was) is not type(value) or was != value:
+                # Two scalars (a count, a turn) that differ: what _diff would find, without its calls.
+                ops.append({"op": "replace", "path": [*path, key], "value": value})
         return
     if isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops, memo)

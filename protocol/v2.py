@@ -51,6 +51,7 @@ MAX_KEEP = 7
 MAX_PATHS = 128  # path references -1..-128: one byte up to 32, two up to 128
 MAX_SENTENCES = 256
 _ONCE_KEPT = 1024  # paths replaced once (and sentences said once) remembered for interning
+_WIRE_PATHS = 256  # v1 paths remembered in their wire form, per table
 # v1 fields a compact patch carries positionally; any others ride in the trailing extras map.
 _PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 
@@ -58,7 +59,7 @@ _PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 class KeyTable:
     """An audience's interned map keys (index <-> string) and interned paths (wire form)."""
 
-    __slots__ = ("keys", "index", "paths", "path_index", "_once")
+    __slots__ = ("keys", "index", "paths", "path_index", "_once", "wire")
 
     def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
         self.keys: list[str] = []
@@ -66,6 +67,7 @@ class KeyTable:
         self.paths: list[tuple[int, ...]] = []
         self.path_index: dict[tuple[int, ...], int] = {}
         self._once: set[tuple[int, ...]] = set()
+        self.wire: dict[tuple[str | int, ...], tuple[int, ...]] = {}  # v1 path -> wire path, once known
         for k in keys:
             self.add(k)
         for p in paths:
@@ -181,9 +183,17 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
     packer = _Packer(table, out)
     paths, index = table.path_index, table.index
     prev: tuple[int, ...] = ()
+    wire = table.wire
     for op in message["ops"]:
-        path = tuple([(-1 - (index[p] if p in index else packer.key(p))) if type(p) is str else p
-                      for p in op["path"]])
+        # A path met before (a count, a turn: the same few every commit) is looked up whole.
+        names = tuple(op["path"])
+        path = wire.get(names)
+        if path is None:
+            path = tuple([(-1 - (index[p] if p in index else packer.key(p))) if type(p) is str else p
+                          for p in names])
+            if len(wire) >= _WIRE_PATHS:
+                wire.clear()
+            wire[names] = path
         kind = KINDS[op["op"]]
         value = None
         if kind != REMOVE:
@@ -309,67 +319,75 @@ class Expander:
             if len(msg) != 4:
                 raise PatchError("a finished is [h, seq, result, seed]")
             return {"type": "finished", "match": match, "seq": seq, "result": msg[2], "seed": msg[3]}
-        out: dict[str, Any] = {"type": "patch", "match": match, "seq": seq}
-        out["ops"] = self._ops(msg, self.tables[ref], self.sentences[ref], out)
-        return out
+        return expand_patch(match, msg, self.tables[ref], self.sentences[ref])
 
-    @staticmethod
-    def _ops(msg: list[Any], table: KeyTable, sentences: list[str], out: dict[str, Any]) -> list[dict[str, Any]]:
-        # Keys are resolved against the table as it is at each op: interns come before use.
-        # The path kept from the previous op stays in wire form (negative = key index).
-        ops: list[dict[str, Any]] = []
-        prev: tuple[Any, ...] = ()
-        i, n = 2, len(msg)
-        while i < n:
-            h = msg[i]
-            if isinstance(h, list):  # said: after it, only the extras map may follow
-                out["said"] = [_said(x, sentences) for x in h]
-                i += 1
-                if i < n and not (i + 1 == n and isinstance(msg[i], dict)):
-                    raise PatchError("only the extras map may follow a patch's said")
-                continue
-            if isinstance(h, dict):
-                if i + 1 != n:
-                    raise PatchError("the extras map must end the patch")
-                out.update({k: v for k, v in h.items() if k not in _PATCH_FIELDS})
-                break
-            if not _is_int(h):
-                raise PatchError(f"bad op header {h!r}")
-            if h < 0:  # a replace at an interned path
-                if -h > len(table.paths):
-                    raise PatchError(f"path index {-1 - h} is not in the path table")
-                if i + 1 >= n:
-                    raise PatchError("an op's value runs past the end of the patch")
-                path = table.paths[-1 - h]
-                ops.append({"op": "replace", "path": [_element(p, table) for p in path],
-                            "value": unpack_value(msg[i + 1], table.keys)})
-                prev = path
-                i += 2
-                continue
-            kind, keep, fresh = h % 4, h // 4 % 8, h // 32
-            if h == INTERN:
-                if i + 1 >= n or not isinstance(msg[i + 1], str):
-                    raise PatchError("an intern op is 3 followed by one string")
-                table.add(msg[i + 1])
-                i += 2
-                continue
-            if keep > len(prev):
-                raise PatchError("an op keeps more of the previous path than there is")
-            path = prev[:keep] + tuple(msg[i + 1:i + 1 + fresh])
-            if len(path) != keep + fresh:
-                raise PatchError("an op's path runs past the end of the patch")
-            i += 1 + fresh
-            op: dict[str, Any] = {"op": NAMES.get(kind, "replace"), "path": [_element(p, table) for p in path]}
-            if kind != REMOVE:
-                if i >= n:
-                    raise PatchError("an op's value runs past the end of the patch")
-                op["value"] = unpack_value(msg[i], table.keys)
-                i += 1
-            if kind == INTERN:
-                table.add_path(path)
-            ops.append(op)
+
+def expand_patch(match: str, msg: list[Any], table: KeyTable, sentences: list[str]) -> dict[str, Any]:
+    """The v1 `patch` message of the compact patch `msg` (decoded); interns into `table` and
+    `sentences` what it carries. A table that already holds those interns (a copy of the
+    server's, which only grows) reads it alike: keys are found again, and a path interned again
+    goes after every index the patch can name."""
+    out: dict[str, Any] = {"type": "patch", "match": match, "seq": msg[1]}
+    out["ops"] = _ops(msg, table, sentences, out)
+    return out
+
+
+def _ops(msg: list[Any], table: KeyTable, sentences: list[str], out: dict[str, Any]) -> list[dict[str, Any]]:
+    # Keys are resolved against the table as it is at each op: interns come before use.
+    # The path kept from the previous op stays in wire form (negative = key index).
+    ops: list[dict[str, Any]] = []
+    prev: tuple[Any, ...] = ()
+    i, n = 2, len(msg)
+    while i < n:
+        h = msg[i]
+        if isinstance(h, list):  # said: after it, only the extras map may follow
+            out["said"] = [_said(x, sentences) for x in h]
+            i += 1
+            if i < n and not (i + 1 == n and isinstance(msg[i], dict)):
+                raise PatchError("only the extras map may follow a patch's said")
+            continue
+        if isinstance(h, dict):
+            if i + 1 != n:
+                raise PatchError("the extras map must end the patch")
+            out.update({k: v for k, v in h.items() if k not in _PATCH_FIELDS})
+            break
+        if not _is_int(h):
+            raise PatchError(f"bad op header {h!r}")
+        if h < 0:  # a replace at an interned path
+            if -h > len(table.paths):
+                raise PatchError(f"path index {-1 - h} is not in the path table")
+            if i + 1 >= n:
+                raise PatchError("an op's value runs past the end of the patch")
+            path = table.paths[-1 - h]
+            ops.append({"op": "replace", "path": [_element(p, table) for p in path],
+                        "value": unpack_value(msg[i + 1], table.keys)})
             prev = path
-        return ops
+            i += 2
+            continue
+        kind, keep, fresh = h % 4, h // 4 % 8, h // 32
+        if h == INTERN:
+            if i + 1 >= n or not isinstance(msg[i + 1], str):
+                raise PatchError("an intern op is 3 followed by one string")
+            table.add(msg[i + 1])
+            i += 2
+            continue
+        if keep > len(prev):
+            raise PatchError("an op keeps more of the previous path than there is")
+        path = prev[:keep] + tuple(msg[i + 1:i + 1 + fresh])
+        if len(path) != keep + fresh:
+            raise PatchError("an op's path runs past the end of the patch")
+        i += 1 + fresh
+        op: dict[str, Any] = {"op": NAMES.get(kind, "replace"), "path": [_element(p, table) for p in path]}
+        if kind != REMOVE:
+            if i >= n:
+                raise PatchError("an op's value runs past the end of the patch")
+            op["value"] = unpack_value(msg[i], table.keys)
+            i += 1
+        if kind == INTERN:
+            table.add_path(path)
+        ops.append(op)
+        prev = path
+    return ops
 
 
 def _is_int(x: Any) -> bool:

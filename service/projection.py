@@ -28,6 +28,8 @@ from protocol.v2 import (
     compact_finished,
     compact_patch,
     compact_presence,
+    decode_frame,
+    expand_patch,
     without_said,
 )
 from service.games import Game
@@ -35,11 +37,17 @@ from service.games import Game
 Audience = int | None
 # How many past patches each audience keeps for a reconnecting client's resync.
 RECENT = 256
-# ...kept as their protocol v1 msgpack bytes: a patch's message is a dozen or more containers the
-# garbage collector walks on every full collection, for as long as the patch is kept (a node with
-# 100 matches holds ~100,000 of them: 250-450 ms full collections, bench/README.md "Tail latency
-# under load"); bytes are not walked. A resync (rare) decodes them again.
-KEPT_AS = "msgpack"
+# ...kept as bytes: a patch's message is a dozen or more containers the garbage collector walks on
+# every full collection, for as long as the patch is kept (a node with 100 matches holds ~100,000
+# of them: 250-450 ms full collections, bench/README.md "Tail latency under load"); bytes are not
+# walked. The bytes kept are the compact v2 form without the sentences, which v2 connections
+# that want no sentences (the usual ones) are sent anyway, and the commit's sentences encoded once
+# for every audience: keeping a patch costs no encoding of its own. A v1 client's resync (rare,
+# and v2 resyncs get a full view) expands them back into the v1 messages, byte for byte.
+KEPT_AS = QUIET + "v2.msgpack"
+
+
+_VIEW, _STATUS = ("view",), ("status",)  # a document's parts, as the paths of their ops
 
 
 def ws_frame(payload: bytes, binary: bool) -> bytes:
@@ -70,19 +78,18 @@ class Frame:
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
         if data is None:
-            message: Any = self.message
-            wire, v2 = encoding, self.v2
-            if encoding.startswith(QUIET):
-                wire = encoding[len(QUIET):]
-                if "said" not in message:
-                    data = self._bytes[encoding] = self.encoded(wire)
-                    return data
-                message = {k: v for k, v in message.items() if k != "said"}
-                v2 = without_said(v2, self.message) if v2 is not None else None
-            if v2 is not None and wire.startswith("v2."):
-                message = v2
-            data = self._bytes[encoding] = encode(message, wire)
+            data = self._bytes[encoding] = self._encode(encoding)
         return data
+
+    def _encode(self, encoding: str) -> bytes:
+        message: Any = self.message
+        quiet = encoding.startswith(QUIET)
+        wire = encoding[len(QUIET):] if quiet else encoding
+        if quiet and "said" not in message:
+            return self.encoded(wire)
+        if self.v2 is not None and wire.startswith("v2."):
+            return encode(without_said(self.v2, message) if quiet else self.v2, wire)
+        return encode({k: v for k, v in message.items() if k != "said"} if quiet else message, wire)
 
     def framed(self, encoding: str) -> bytes:
         """The encoded message inside its WebSocket frame (binary for msgpack, text for json),
@@ -102,7 +109,8 @@ class AudienceProjection:
         self.audience = audience
         self.doc: dict[str, Any] | None = None
         self.seq = 0
-        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)  # (seq, patch encoded KEPT_AS)
+        # (seq, patch encoded KEPT_AS, its sentences in msgpack or None)
+        self.recent: deque[tuple[int, bytes, bytes | None]] = deque(maxlen=RECENT)
         self._full: Frame | None = None
         self.keys = KeyTable()  # protocol v2's key table for this audience
 
@@ -144,23 +152,32 @@ class Projection:
         """The patch frame of every watched audience for the commit that made `state`;
         `said` (the commit's sentences, the same for everyone) rides along in each."""
         frames: dict[Audience, Frame] = {}
-        # The status is the same for every audience: built once, and the previous object is
-        # kept while it says the same thing, so that each audience's diff settles it by identity.
+        # The status is the same for every audience: built and diffed once (a document is
+        # {"view", "status"}: its ops are the view's, then the status's), and the previous object
+        # is kept while it says the same thing, so that the next commit settles it by identity.
         status: dict[str, Any] = dict(self.game.status(state))
-        if self._status is not None and not diff(self._status, status):
-            status = self._status
+        before = self._status
+        status_ops = diff(before, status, None, _STATUS) if before is not None else []
+        if before is not None and not status_ops:
+            status = before
         self._status = status
         # Once per commit: interning a sentence is the same step for every audience.
         compact_said = self.sentences.compact(said) if said is not None else None
         # The audiences' documents share most of their parts (the status, the public part of
         # the state): the diff of a part shared by several is computed once.
         memo: dict[object, object] = {}
+        kept_said = encode(said, "msgpack") if said is not None else None
         for audience, ap in self._audiences.items():
+            old = ap.doc
+            assert old is not None  # (set by watch)
             doc = {"view": self.game.view(state, audience), "status": status}
-            message = messages.patch(self.match_id, seq, diff(ap.doc, doc, memo), said)
+            ops = diff(old["view"], doc["view"], memo, _VIEW)
+            # (an audience first shown before this node's first commit has a status of its own)
+            ops += status_ops if old["status"] is before else diff(old["status"], status, memo, _STATUS)
+            message = messages.patch(self.match_id, seq, ops, said)
             frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
             ap.doc, ap.seq, ap._full = doc, seq, None
-            ap.recent.append((seq, frame.encoded(KEPT_AS)))
+            ap.recent.append((seq, frame.encoded(KEPT_AS), kept_said))
             frames[audience] = frame
         return frames
 
@@ -183,7 +200,16 @@ class Projection:
             return []
         if seq > ap.seq:
             return None
-        kept = [(s, f) for s, f in ap.recent if s > seq]
+        kept = [entry for entry in ap.recent if entry[0] > seq]
         if not kept or kept[0][0] != seq + 1:
             return None
-        return [Frame(decode(data, KEPT_AS)) for _, data in kept]
+        # The audience's tables as they are now hold every key and path the kept patches name
+        # (they only grow); a copy, since reading a patch interns again what it interned.
+        table = ap.keys.copy()
+        frames = []
+        for _, data, said in kept:
+            message = expand_patch(self.match_id, decode_frame(data, KEPT_AS), table, [])
+            if said is not None:
+                message["said"] = decode(said, "msgpack")
+            frames.append(Frame(message))
+        return frames

@@ -8,9 +8,10 @@ the Origin check (4403), the subprotocol negotiation (4406), the per-address con
 (4429), the access-log line when the session ends. After it, a frame is handled at once
 (Session.receive); one that waits for the store (join, spectate, move) runs in a task of its
 own, and the frames read meanwhile wait for it, so a connection's requests are answered in
-order. Answers are written when the frames read in one go are handled (so that requests read
-together look pipelined to the rate limit, as they are), and other connections' broadcasts at
-once. A socket above its write buffer's high-water mark keeps its frames in the session's
+order (the socket is read on until HELD_FRAMES of them, or HELD_BYTES, wait, then no more
+until they are handled). Answers are written when the frames read in one go are handled (so
+that requests read together look pipelined to the rate limit, as they are), and other
+connections' broadcasts at once. A socket above its write buffer's high-water mark keeps its frames in the session's
 outbox until it drains; one that lets the outbox fill is cut (4408) as before.
 
 Any other path, and a server started without the endpoint (no `teahouse.ws` in the lifespan
@@ -45,6 +46,11 @@ from service.session import CLOSE_IDLE, Session
 ENDPOINT_KEY = "teahouse.ws"  # the lifespan state key under which the app offers its endpoint
 CLOSE_UNSUPPORTED = 4406
 CLOSE_TOO_MANY = 4429  # the client address holds Limits.connections_per_address connections
+# Frames read while one of the connection's requests waits for the store, before the socket is
+# no longer read: a client that sends one request at a time never gets there, and one that
+# pipelines holds at most this much of the node's memory (a frame may be up to 1 MiB).
+HELD_FRAMES = 16
+HELD_BYTES = 64 * 1024
 
 access_log = logging.getLogger("teahouse.access")
 
@@ -263,8 +269,11 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
     def _incoming(self, frame: bytes | str) -> None:
         if self.close_sent:
             return  # past our close: read and drop until the client's close arrives
-        if self._held is not None:
-            self._held.append(frame)  # a frame before it is still being handled, or reading is paused
+        held = self._held
+        if held is not None:
+            held.append(frame)  # a frame before it is still being handled, or reading is paused
+            if not self.read_paused and (len(held) >= HELD_FRAMES or sum(map(len, held)) >= HELD_BYTES):
+                self._pause()  # a client that pipelines: the rest wait in the socket
             return
         self._run(frame)
 
@@ -274,7 +283,9 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         assert session is not None
         pending = session.receive(frame)
         if pending is not None:
-            self._hold()
+            # Reading goes on (the frames wait in _held): pausing and resuming the socket for
+            # every move costs two epoll changes (io_uring_enter calls) per move.
+            self._hold(pause=False)
             self._handling = True
             task = self.loop.create_task(self._finish(pending))
             self._busy = task
@@ -290,12 +301,15 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
             self._flush_next_turn()
         return True
 
-    def _hold(self) -> None:
+    def _hold(self, pause: bool = True) -> None:
         if self._held is None:
             self._held = []
-        if not self.read_paused:
-            self.read_paused = True
-            self.transport.pause_reading()
+        if pause and not self.read_paused:
+            self._pause()
+
+    def _pause(self) -> None:
+        self.read_paused = True
+        self.transport.pause_reading()
 
     async def _finish(self, pending: Coroutine[Any, Any, None]) -> None:
         try:

@@ -106,6 +106,31 @@ async def test_frames_written_together_are_answered_in_order_with_a_ping_among_t
     await _shut(writer)
 
 
+@pytest.mark.parametrize("count, pad", [(40, 0), (12, 20_000)])
+async def test_requests_behind_one_that_waits_for_the_store_are_answered_in_order(server, count, pad):
+    """`spectate` waits for the store; the requests read behind it (more than the frames, or the
+    bytes, the server holds before it stops reading the socket: ws_direct.HELD_FRAMES, HELD_BYTES)
+    wait for its answer and are then answered one by one, in order, none lost, both from the
+    bytes already read and from those left in the socket."""
+    from service.ws_direct import HELD_BYTES, HELD_FRAMES
+
+    assert count > 2 * HELD_FRAMES or count * pad > 2 * HELD_BYTES
+
+    def ping(i: int) -> bytes:
+        return text({"type": "ping", "nonce": i, **({"pad": "x" * pad} if pad else {})})
+
+    reader, writer = await _open(server)
+    writer.write(text({"type": "hello"}) + text({"type": "spectate", "match": "nosuchmatch1"})
+                 + b"".join(ping(i) for i in range(count // 2)))
+    await writer.drain()
+    writer.write(b"".join(ping(i) for i in range(count // 2, count)))
+    got = [m for _, m in await _messages(reader, 2 + count)]
+    assert got[0]["type"] == "welcome"  # type: ignore[index]
+    assert got[1]["type"] == "error" and got[1]["code"] == "unknown_match"  # type: ignore[index]
+    assert got[2:] == [{"type": "pong", "nonce": i} for i in range(count)]
+    await _shut(writer)
+
+
 async def test_a_frame_sent_one_byte_at_a_time_is_read_whole(server):
     reader, writer = await _open(server)
     data = text({"type": "hello"}) + text({"type": "ping", "nonce": 7})

@@ -104,6 +104,19 @@ def test_diffs_sharing_a_memo_each_give_their_own_new(audiences, shared, data):
 
 
 @PROPERTY
+@given(edited(), edited(), st.sampled_from(["view", "status", ""]), st.sampled_from(["status", "b"]))
+def test_a_document_diffed_part_by_part_gives_the_whole_documents_ops(view, status, first, second):
+    """The server diffs a document's parts on their own, at their paths (`at`), and sends their
+    ops one after the other (service/projection.py): those are the ops of the whole document's
+    diff, the same in the same order."""
+    if first == second:
+        return
+    old = {first: view[0], second: status[0]}
+    new = {first: view[1], second: status[1]}
+    assert diff(old[first], new[first], at=[first]) + diff(old[second], new[second], {}, (second,)) == diff(old, new)
+
+
+@PROPERTY
 @given(docs)
 def test_no_change_no_ops(doc):
     assert diff(doc, copy.deepcopy(doc)) == []

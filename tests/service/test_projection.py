@@ -50,7 +50,11 @@ def test_each_frame_is_encoded_once_per_encoding(monkeypatch):
     frames = proj.advance(steps[1].after, 2)
     for _ in range(50):  # fifty connections of one audience
         frames[None].encoded("msgpack")
-    assert calls == ["msgpack"]
+    # (the other encoding is the form the resync window keeps: the one v2 connections get)
+    assert sorted(calls) == ["msgpack", "v2.msgpack"]
+    for _ in range(50):
+        frames[None].encoded("quiet.v2.msgpack")
+    assert sorted(calls) == ["msgpack", "v2.msgpack"]
 
 
 def test_resync_window():
@@ -79,3 +83,54 @@ def test_a_resync_sends_the_bytes_the_live_patches_had():
     for encoding in ("msgpack", "json", "quiet.msgpack", "quiet.json"):
         again = proj.since(0, steps[2].seq, encoding)
         assert [f.encoded(encoding) for f in again] == [f.encoded(encoding) for f in live[2:]]
+
+
+V1_ENCODINGS = ("msgpack", "json", "quiet.msgpack", "quiet.json")
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "handcards"])
+def test_every_resync_sends_the_bytes_the_live_patches_had(game_id, monkeypatch):
+    """The window keeps patches in another form than v1's (service.projection KEPT_AS): over a
+    whole random match of every game, for every audience, a v1 resync from any seq the window
+    covers gets exactly the live patches' bytes, in every v1 encoding, while patches intern keys
+    and paths, sentences come and go, and the window drops its oldest patches."""
+    import service.projection as projection
+    from service.games import enable_bench_games
+
+    enable_bench_games()
+    monkeypatch.setattr(projection, "RECENT", 24)  # a window that rolls over within a match
+    g = get_game(game_id)
+    players = g.max_players
+    audiences = [*range(players), None]
+    steps = list(playout(g, players, f"window-{game_id}"))
+    proj = Projection(g, "m")
+    for a in audiences:
+        proj.watch(a, steps[0].after, steps[0].seq)
+    live: dict[int | None, list] = {a: [] for a in audiences}
+    for st in steps[1:]:
+        # some commits say nothing, some say a sentence again (SPEC 4.1, 5.3)
+        said = None if st.seq % 5 == 0 else [f"move {st.seq}", "a sentence said again"][: 1 + st.seq % 2]
+        for a, frame in proj.advance(st.after, st.seq, said).items():
+            live[a].append((st.seq, {e: frame.encoded(e) for e in V1_ENCODINGS}))
+    last = steps[-1].seq
+    for a in audiences:
+        window = live[a][-projection.RECENT:]
+        first = window[0][0]
+        assert proj.since(a, first - 2, "msgpack") is None  # older than the window: a full view
+        for since in range(first - 1, last):
+            again = proj.since(a, since, V1_ENCODINGS[since % 4])
+            expected = [b for s, b in window if s > since]
+            assert [f.encoded(e) for f in again for e in V1_ENCODINGS] == \
+                [b[e] for b in expected for e in V1_ENCODINGS], (a, since)
+
+
+def test_the_resync_window_holds_bytes_not_containers():
+    """What the window keeps is not walked by the garbage collector (service/pauses.py)."""
+    g = get_game("pixies")
+    steps = list(playout(g, 2, "gc"))
+    proj = Projection(g, "m")
+    proj.watch(0, steps[0].after, 1)
+    for st in steps[1:]:
+        proj.advance(st.after, st.seq, said=[f"move {st.seq}"])
+    kept = list(proj._audiences[0].recent)
+    assert kept and all(type(x) in (int, bytes, type(None)) for entry in kept for x in entry)
