@@ -177,6 +177,23 @@ sustained_in_play() { # file -> as sustained, but moves/s over the time matches 
     console.error(`   ${m}/${r.target_moves_per_s} moves/s in play, p99 ${r.latency_all_ms.p99} ms -> ${ok?"sustained":"NOT sustained"}`);process.exit(ok?0:1)' "$(realpath "$1")"
 }
 
+stop_if_sustained() { ! sustained "$1"; }
+go_on_while_sustained_in_play() { sustained_in_play "$1"; }
+
+ramp() { # config name go-on-test next-rate-js: 200 matches x 8 spectators from 5 moves/s per
+  # match; after each step, go on (at most 4 steps) while `go-on-test file` succeeds, at the
+  # per-match rate the JS expression gives (of `rate` and the step's result `r`)
+  local cfg=$1 name=$2 go_on=$3 next=$4 r=5 f
+  if [ -n "${SKIP_EXISTING:-}" ] && compgen -G "$OUT/$cfg-$name-r*.json" >/dev/null; then echo "   skip $cfg $name (done)" >&2; return 0; fi
+  for _ in 1 2 3 4; do
+    f="$OUT/$cfg-$name-r$r.json"
+    loadgen "$cfg" "$name-r$r" --matches 200 --spectators 8 --rate "$r" --duration 30
+    [ -f "$f" ] || break
+    if ! "$go_on" "$f"; then break; fi
+    r=$(node -e 'const r=require(process.argv[1]);const rate=Number(process.argv[2]);console.log(Number(('"$next"').toPrecision(2)))' "$(realpath "$f")" "$r")
+  done
+}
+
 run_one() { # config scenario
   local cfg=$1 sc=$2
   # the -lean configs only matter for the client's share of latency: scenario a (and its
@@ -187,28 +204,12 @@ run_one() { # config scenario
     b) loadgen "$cfg" b --matches 100 --spectators 8 --rate 2 --duration 30 ;;
     c) # 200 matches x 8 spectators at 5 moves/s. If not sustained, retry at a lower
        # per-match rate: min(0.7 x rate, 0.85 x achieved/200), up to 4 tries.
-       if [ -n "${SKIP_EXISTING:-}" ] && compgen -G "$OUT/$cfg-c-r*.json" >/dev/null; then echo "   skip $cfg c (done)" >&2; return 0; fi
-       r=5
-       for _ in 1 2 3 4; do
-         f="$OUT/$cfg-c-r$r.json"
-         loadgen "$cfg" "c-r$r" --matches 200 --spectators 8 --rate "$r" --duration 30
-         [ -f "$f" ] || break
-         if sustained "$f"; then break; fi
-         r=$(node -e 'const r=require(process.argv[1]);const x=Math.min(0.7*process.argv[2],0.85*r.moves_per_s/200);console.log(Number(x.toPrecision(2)))' "$(realpath "$f")" "$r")
-       done ;;
-    cup) # c ramped UP: 200 matches x 8 spectators from 5 moves/s per match, x1.4 a step while
-       # sustained (moves/s counted while matches are in play, see sustained_in_play), at most 4
-       # steps. The highest sustained step is the server's figure, unless the load generator's
-       # own core was near full there (loadgen CPU % in the table).
-       if [ -n "${SKIP_EXISTING:-}" ] && compgen -G "$OUT/$cfg-cup-r*.json" >/dev/null; then echo "   skip $cfg cup (done)" >&2; return 0; fi
-       r=5
-       for _ in 1 2 3 4; do
-         f="$OUT/$cfg-cup-r$r.json"
-         loadgen "$cfg" "cup-r$r" --matches 200 --spectators 8 --rate "$r" --duration 30
-         [ -f "$f" ] || break
-         if ! sustained_in_play "$f"; then break; fi
-         r=$(node -e 'console.log(Number((1.4*process.argv[1]).toPrecision(2)))' "$r")
-       done ;;
+       ramp "$cfg" c stop_if_sustained 'Math.min(0.7*rate,0.85*r.moves_per_s/200)' ;;
+    cup) # c ramped UP: from 5 moves/s per match, x1.4 a step while sustained (moves/s counted
+       # while matches are in play, see sustained_in_play), at most 4 steps. The highest
+       # sustained step is the server's figure, unless the load generator's own core was near
+       # full there (loadgen CPU % in the table).
+       ramp "$cfg" cup go_on_while_sustained_in_play '1.4*rate' ;;
     idle) loadgen "$cfg" idle --idle 2000 --duration 0 ;;
     *) echo "unknown scenario $sc" >&2 ;;
   esac
