@@ -42,11 +42,18 @@ from service.store.outage import guarded
 from service.store.redis_errors import unreachable
 from service.store.redis_follow import StreamReaders
 
+# A log written only by this script is 1..top with no gaps, so its length is its top: XLEN
+# (O(1), a number) instead of XREVRANGE (the top entry copied into Lua), ~10 µs of
+# redis-server CPU per append (issue 12). Where the length says otherwise (a conflict, or a
+# stream with entries deleted by hand) the top entry decides, as it always did.
 _APPEND = """
-local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local last = 0
-if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
-if tonumber(ARGV[1]) ~= last + 1 then return redis.error_reply('CONFLICT ' .. last) end
+local last = redis.call('XLEN', KEYS[1])
+if tonumber(ARGV[1]) ~= last + 1 then
+  local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+  last = 0
+  if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
+  if tonumber(ARGV[1]) ~= last + 1 then return redis.error_reply('CONFLICT ' .. last) end
+end
 redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'c', ARGV[2])
 return last + 1
 """

@@ -152,3 +152,20 @@ async def test_an_own_append_whose_reply_is_lost_still_reaches_the_tail(redis_ur
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         await s.close()
+
+
+async def test_the_append_checks_the_top_of_a_stream_whose_length_is_not_its_top(redis_url):
+    """The append script takes the stream's length for its top seq; on a stream with entries
+    deleted (by hand: Teahouse never deletes) the top entry decides, as for any other."""
+    s = open_store(redis_url)
+    for seq in (1, 2, 3):
+        await s.append("holes", commit(seq))
+    r = aioredis.Redis.from_url(redis_url)
+    await r.xdel("th:{holes}:log", "1-0", "2-0")  # length 1, top 3
+    await r.aclose()
+    for wrong in (2, 3, 5):
+        with pytest.raises(Conflict):
+            await s.append("holes", commit(wrong))
+    await s.append("holes", commit(4))
+    assert [c.seq for c in await s.read("holes")] == [3, 4]
+    await s.close()
