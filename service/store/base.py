@@ -179,11 +179,12 @@ class EventStore(abc.ABC):
         Raises LogRewound if the log turns out to end below a seq it had (or below `after`).
 
         `own` (not None): a token that the tail's reader also passes to `append` on this store
-        object. A commit it appends with that token while the tail is right behind it is not
-        yielded (the tail only moves past it): the appender applies its own commits, and the
-        tail is for everybody else's (issue 12: an own commit cost a wake-up, and on Redis a
-        decode, for nothing). Commits of other tokens, other store objects and other nodes
-        are yielded as ever."""
+        object. A commit it appends with that token, one append at a time, while the tail is
+        right behind it, is not yielded (the tail only moves past it): the appender applies its
+        own commits, and the tail is for everybody else's (issue 12: an own commit cost a
+        wake-up, and on Redis a decode, for nothing). Own appends made otherwise (several in
+        flight at once) may be yielded, still once each and in order. Commits of other tokens,
+        other store objects and other nodes are always yielded."""
 
     # -- snapshots (a shortcut for the fold, never the truth) ------------------------------
     @abc.abstractmethod

@@ -56,7 +56,10 @@ class Follower:
 
     def appended(self, commit: Commit, ok: bool) -> None:
         """Its reader's append of `commit` returned (ok) or failed."""
-        passed, self.expected, self.passed = self.passed, None, False
+        mine = self.expected is not None and self.expected[0] == commit.seq
+        passed = self.passed and mine
+        if mine:  # (one append is tracked at a time: a later expect() replaced an earlier one)
+            self.expected, self.passed = None, False
         if ok:
             if self.after == commit.seq - 1:
                 self.after = commit.seq  # not brought yet: passed without decoding when it is

@@ -293,3 +293,35 @@ class StoreContract:
         finally:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+
+    async def test_own_appends_in_flight_together_still_give_each_commit_at_most_once(self, store):
+        """Two appends of one token at once (a runtime makes one at a time, a store must not
+        break if someone does not): nothing twice, nothing out of order, others' all there."""
+        me = object()
+        got: list[int] = []
+
+        async def reader() -> None:
+            async for c in store.tail("twice", after=0, own=me):
+                got.append(c.seq)
+
+        task = asyncio.create_task(reader())
+        try:
+            await asyncio.sleep(0.3)
+            for first in (1, 4, 7):
+                outcomes = await asyncio.gather(store.append("twice", commit(first), own=me),
+                                                store.append("twice", commit(first + 1), own=me),
+                                                return_exceptions=True)
+                # (on a cluster the two may travel on two connections: the second can arrive
+                # first and conflict; it is sent again)
+                assert all(o is None or isinstance(o, Conflict) for o in outcomes), outcomes
+                if outcomes[1] is not None:
+                    await store.append("twice", commit(first + 1), own=me)
+                await store.append("twice", commit(first + 2))
+            for _ in range(150):
+                if got and got[-1] == 9:
+                    break
+                await asyncio.sleep(0.02)
+            assert got == sorted(set(got)) and {3, 6, 9} <= set(got), got
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
