@@ -181,7 +181,9 @@ class MatchRuntime:
             try:
                 # aclosing: the tail's cleanup runs here, in this task, when it is cancelled,
                 # not later in the loop's garbage collection of async generators.
-                async with contextlib.aclosing(self.store.tail(self.id, self.seq)) as commits:
+                # own=self: the commits this runtime appends are applied by submit, so the
+                # tail moves past them without waking this task (issue 12).
+                async with contextlib.aclosing(self.store.tail(self.id, self.seq, own=self)) as commits:
                     async for c in commits:
                         backoff.reset()
                         if c.seq > self.seq:
@@ -217,9 +219,11 @@ class MatchRuntime:
         if c.seq <= self.seq:
             return
         self.last_active = time.monotonic()
+        # Folded before any await: a commit this runtime appended is applied by the time its
+        # append returns to submit, since its tail moves past it (store.tail's `own`).
+        self._fold_commit(c)
         if c.seq == 1:
             await self._refresh_names()
-        self._fold_commit(c)
         said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, self.state)
         self._broadcast(self.projection.advance(self.state, self.seq, said))
         status = self.game.status(self.state)
@@ -444,7 +448,7 @@ class MatchRuntime:
                            events=events, move_id=move_id, ts=int(time.time() * 1000))
                 try:
                     started = time.perf_counter()
-                    await self.store.append(self.id, c)
+                    await self.store.append(self.id, c, own=self)
                     metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
                     self._commits.inc()
                 except Conflict:

@@ -162,8 +162,9 @@ class EventStore(abc.ABC):
 
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod
-    async def append(self, match_id: str, commit: Commit) -> None:
-        """Durably append `commit`; raise Conflict unless commit.seq == last seq + 1."""
+    async def append(self, match_id: str, commit: Commit, own: object = None) -> None:
+        """Durably append `commit`; raise Conflict unless commit.seq == last seq + 1.
+        `own`: the appender's token, as given to its own `tail` (see there)."""
 
     @abc.abstractmethod
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
@@ -173,9 +174,17 @@ class EventStore(abc.ABC):
     async def last_seq(self, match_id: str) -> int: ...
 
     @abc.abstractmethod
-    def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
+    def tail(self, match_id: str, after: int, own: object = None) -> AsyncGenerator[Commit, None]:
         """Every commit with seq > after, in order, once each, waiting for new ones forever.
-        Raises LogRewound if the log turns out to end below a seq it had (or below `after`)."""
+        Raises LogRewound if the log turns out to end below a seq it had (or below `after`).
+
+        `own` (not None): a token that the tail's reader also passes to `append` on this store
+        object. A commit it appends with that token, one append at a time, while the tail is
+        right behind it, is not yielded (the tail only moves past it): the appender applies its
+        own commits, and the tail is for everybody else's (issue 12: an own commit cost a
+        wake-up, and on Redis a decode, for nothing). Own appends made otherwise (several in
+        flight at once) may be yielded, still once each and in order. Commits of other tokens,
+        other store objects and other nodes are always yielded."""
 
     # -- snapshots (a shortcut for the fold, never the truth) ------------------------------
     @abc.abstractmethod

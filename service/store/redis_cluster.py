@@ -35,7 +35,7 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from service.store.base import Commit, MatchRecord, StoreUnavailable
-from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, _key, queue_match, raise_conflict
+from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, queue_match, raise_conflict
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
 SCHEME = "redis+cluster://"
@@ -177,16 +177,15 @@ class ClusterStore(RedisStore):
         await self._retry(super().mark_diverged, match_id, info)
 
     # -- the log -----------------------------------------------------------------------------
-    async def append(self, match_id: str, commit: Commit) -> None:
-        await self._retry(self._append_once, match_id, commit)
+    async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes) -> None:
+        await self._retry(self._append_once, match_id, key, seq, data)
 
-    async def _append_once(self, match_id: str, commit: Commit) -> None:
+    async def _append_once(self, match_id: str, key: str, seq: int, data: bytes) -> None:
         """EVALSHA (and WAIT) on one connection to the slot's master: WAIT counts the writes of
         its own connection, which the cluster client's pool would not guarantee."""
-        key = _key(match_id, "log")
         await self._r.initialize()
         node = self._r.get_node_from_key(key)
-        script: tuple[Any, ...] = ("EVALSHA", _APPEND_TICK_SHA, 2, key, tick_channel(key), commit.seq, commit.pack())
+        script: tuple[Any, ...] = ("EVALSHA", _APPEND_TICK_SHA, 2, key, tick_channel(key), seq, data)
         replies = await self._on_node(node, script)
         if isinstance(replies[0], rex.NoScriptError):
             replies = await self._on_node(node, ("SCRIPT", "LOAD", _APPEND_TICK), script)
@@ -196,7 +195,7 @@ class ClusterStore(RedisStore):
             if isinstance(first, rex.MovedError | rex.AskError | rex.ClusterDownError | rex.TryAgainError):
                 await self._r.nodes_manager.initialize()  # the slot moved: look again, then retry
                 raise first
-            raise_conflict(first, match_id, commit.seq)
+            raise_conflict(first, match_id, seq)
             raise first
         if self.wait_replicas:
             self.count_wait(replies[1])

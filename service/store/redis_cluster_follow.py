@@ -32,7 +32,7 @@ from typing import Any
 from redis.asyncio import Connection
 
 from service.store.base import Commit
-from service.store.redis_follow import Follower, entry_commits
+from service.store.follower import Follower, offer_entries
 
 log = logging.getLogger("teahouse.store.redis_cluster")
 
@@ -92,7 +92,7 @@ class _Subscriber:
                 msg = await self.conn.read_response(timeout=math.inf)
                 kind, channel = msg[0], msg[1].decode()
                 if kind == b"smessage":
-                    self._on_tick(channel)
+                    self._on_tick(channel, msg[2])
                 elif kind == b"ssubscribe":
                     fut = self.confirmations.pop(channel, None)
                     if fut is not None and not fut.done():
@@ -143,8 +143,12 @@ class ClusterFollowers:
     def connections(self) -> int:
         return len(self.subscribers)
 
-    async def follow(self, key: str, after: int) -> AsyncGenerator[Commit, None]:
-        f = Follower(key, after)
+    def own_followers(self, key: str, own: object) -> list[Follower]:
+        """The followers of `key` whose reader is `own` (an append of theirs is under way)."""
+        return [f for f in self.followers.get(key, ()) if f.own is own]
+
+    async def follow(self, key: str, after: int, own: object = None) -> AsyncGenerator[Commit, None]:
+        f = Follower(key, after, own)
         first = key not in self.followers
         self.followers.setdefault(key, set()).add(f)
         try:
@@ -235,8 +239,14 @@ class ClusterFollowers:
             return
 
     # -- reading -----------------------------------------------------------------------------
-    def _tick(self, channel: str) -> None:
-        self._mark(stream_of(channel))
+    def _tick(self, channel: str, seq: bytes) -> None:
+        """A commit `seq` landed: read the stream, unless every follower has it already (the
+        node's own appends: their tails moved past them when the append returned)."""
+        key = stream_of(channel)
+        followers = self.followers.get(key)
+        if followers and int(seq) <= min(f.after for f in followers):
+            return
+        self._mark(key)
 
     def _mark(self, key: str) -> None:
         self.dirty.add(key)
@@ -270,9 +280,7 @@ class ClusterFollowers:
         try:
             entries = await self.client.xrange(key, f"({after}-0", "+", count=READ_COUNT)
             if entries:
-                commits = entry_commits(entries)
-                for f in list(followers):
-                    f.offer(commits)
+                offer_entries(list(followers), entries)
                 if len(entries) == READ_COUNT:
                     self._mark(key)
             elif key in self._rewind_check:

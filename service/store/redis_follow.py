@@ -26,7 +26,9 @@ import time
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from service.store.base import Commit, LogRewound
+from service.store import resp
+from service.store.base import Commit
+from service.store.follower import Follower, offer_entries
 from service.store.outage import Backoff, Reachability
 from service.store.redis_errors import unreachable
 
@@ -36,44 +38,6 @@ GROUP_SIZE = 256
 BLOCK_MS = 5000
 REWIND_CHECK_S = 5.0
 _UNBLOCK_RETRY_S = 0.05
-
-
-class Follower:
-    """One tail: its stream key, the last seq it has, and where its entries are queued."""
-
-    def __init__(self, key: str, after: int) -> None:
-        self.key = key
-        self.after = after
-        self.queue: asyncio.Queue[list[Commit] | LogRewound] = asyncio.Queue()
-
-    def offer(self, commits: list[Commit]) -> None:
-        """Queue the commits this follower does not have yet (readers may overlap)."""
-        fresh = [c for c in commits if c.seq > self.after]
-        if fresh:
-            self.after = fresh[-1].seq
-            self.queue.put_nowait(fresh)
-
-    def check_top(self, last: int) -> None:
-        """The stream's top is `last`: below what this follower has, the store lost commits."""
-        if last < self.after:
-            self.queue.put_nowait(LogRewound(self.key, self.after, last))
-
-    async def commits(self) -> AsyncGenerator[Commit, None]:
-        while True:
-            item = await self.queue.get()
-            if isinstance(item, LogRewound):
-                raise item
-            for c in item:
-                yield c
-
-
-def entry_commits(entries: list[Any]) -> list[Commit]:
-    """XRANGE / XREAD entries ([id, [field, value, ...]] or [id, {field: value}]) as commits."""
-    out = []
-    for _id, fields in entries:
-        value = fields[b"c"] if isinstance(fields, dict) else dict(zip(fields[::2], fields[1::2], strict=True))[b"c"]
-        out.append(Commit.unpack(value))
-    return out
 
 
 class _Group:
@@ -126,7 +90,10 @@ class _Group:
             keys = list(self.followers)
             ids = [f"{min(f.after for f in self.followers[k])}-0" for k in keys]
             self.sent_generation = self.generation
-            await self.conn.send_command("XREAD", "COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", *keys, *ids)
+            # Written as is: send_packed_command runs every send under asyncio.wait_for (redis-py's
+            # default socket timeout), a task per XREAD, i.e. per move (issue 12). A broken
+            # connection shows in the read below.
+            self.conn._writer.write(resp.pack("XREAD", "COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", *keys, *ids))
             reply = await self.conn.read_response(timeout=BLOCK_MS / 1000 + 10)
             self._dispatch(reply)
             if time.monotonic() - self.last_check >= REWIND_CHECK_S:
@@ -138,9 +105,7 @@ class _Group:
         pairs = reply.items() if isinstance(reply, dict) else (reply or [])
         for key, entries in pairs:
             name = key.decode() if isinstance(key, bytes) else key
-            commits = entry_commits(entries)
-            for f in list(self.followers.get(name, ())):
-                f.offer(commits)
+            offer_entries(list(self.followers.get(name, ())), entries)
 
     async def _check_rewound(self) -> None:
         """A stream whose top is below what a follower has: Redis lost acknowledged writes."""
@@ -218,8 +183,15 @@ class StreamReaders:
         self.groups.append(g)
         return g
 
-    async def follow(self, key: str, after: int) -> AsyncGenerator[Commit, None]:
-        f = Follower(key, after)
+    def own_followers(self, key: str, own: object) -> list[Follower]:
+        """The followers of `key` whose reader is `own` (an append of theirs is under way)."""
+        for g in self.groups:
+            if key in g.followers:
+                return [f for f in g.followers[key] if f.own is own]
+        return []
+
+    async def follow(self, key: str, after: int, own: object = None) -> AsyncGenerator[Commit, None]:
+        f = Follower(key, after, own)
         group = self._group_for(key)
         await group.add(f, self.client)
         try:

@@ -214,10 +214,13 @@ class SqliteStore(EventStore):
             "INSERT OR REPLACE INTO diverged (match, info) VALUES (?, ?)", (match_id, blob)))
 
     # -- the log --------------------------------------------------------------------------
-    async def append(self, match_id: str, commit: Commit) -> None:
+    async def append(self, match_id: str, commit: Commit, own: object = None) -> None:
         await self._append(match_id, commit.seq, commit.pack())
         for t in self._tails.get(match_id, ()):
-            t.push(commit)
+            if own is not None and t.own is own and t.after == commit.seq - 1:
+                t.after = commit.seq  # its reader appended it and applies it: no wake-up
+            else:
+                t.push(commit)
 
     @guarded(unreachable)
     async def _append(self, match_id: str, seq: int, data: bytes) -> None:
@@ -280,27 +283,30 @@ class SqliteStore(EventStore):
             ).fetchone()[0]
         return await self._run(go)
 
-    async def tail(self, match_id: str, after: int) -> AsyncGenerator[Commit, None]:
+    async def tail(self, match_id: str, after: int, own: object = None) -> AsyncGenerator[Commit, None]:
         """The log from `after` on, for ever. Commits appended through this store come from
-        the append itself; the file is read at the start, after a gap, and every POLL_SECONDS
-        while quiet (another process's commits; a log gone backwards)."""
-        me = _Tail()
+        the append itself (those appended with `own` right after what the tail has only move
+        it on); the file is read at the start, after a gap, and every POLL_SECONDS while
+        quiet (another process's commits; a log gone backwards)."""
+        me = _Tail(after, own)
         self._tails.setdefault(match_id, []).append(me)
         loop = asyncio.get_running_loop()
         try:
-            commits = await self.read(match_id, after)
+            commits = await self.read(match_id, me.after)
             while True:
                 for c in commits:
-                    if c.seq <= after:
-                        continue  # read from the file and handed by its append too
-                    if c.seq != after + 1:
+                    if c.seq <= me.after:
+                        continue  # read from the file and handed by its append too, or our own
+                    if c.seq != me.after + 1:
                         break  # a gap (another process appended in between): read it
+                    # Moved on before the yield: an own append made while the reader holds
+                    # this commit follows it directly, and needs no wake-up.
+                    me.after = c.seq
                     yield c
-                    after = c.seq
                 else:
                     commits = []
                 if commits:
-                    commits = await self.read(match_id, after)
+                    commits = await self.read(match_id, me.after)
                     continue
                 if not me.pending:
                     me.waiter = waiter = loop.create_future()
@@ -315,11 +321,11 @@ class SqliteStore(EventStore):
                     continue
                 # Quiet for a while: commits of another process? Is the file still as long as
                 # what we have (a restored older copy of the file is a log gone backwards)?
-                commits = await self.read(match_id, after)
+                commits = await self.read(match_id, me.after)
                 if not commits:
                     last = await self.last_seq(match_id)
-                    if last < after:
-                        raise LogRewound(match_id, after, last) from None
+                    if last < me.after:
+                        raise LogRewound(match_id, me.after, last) from None
         finally:
             tails = self._tails.get(match_id)
             if tails is not None:
@@ -361,12 +367,14 @@ class _tx:
 
 
 class _Tail:
-    """One tailing reader: the commits appended in this process that it has not yielded yet,
-    and the future it waits on while it has none."""
+    """One tailing reader: the last seq it has yielded (or moved past: its reader's own), its
+    reader's token, the commits appended in this process that it has not yielded yet, and the
+    future it waits on while it has none."""
 
-    __slots__ = ("pending", "waiter")
+    __slots__ = ("after", "own", "pending", "waiter")
 
-    def __init__(self) -> None:
+    def __init__(self, after: int, own: object) -> None:
+        self.after, self.own = after, own
         self.pending: list[Commit] = []
         self.waiter: asyncio.Future[None] | None = None
 

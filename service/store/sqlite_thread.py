@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from queue import Empty, SimpleQueue
+from queue import SimpleQueue
 from typing import Any
 
 # A group runs the arguments of several waiting items in one go and returns one outcome per
@@ -93,11 +93,10 @@ class DbThread:
                     _settle(item, exc, None)
                 continue
             batch = [item]
-            while True:
-                try:
-                    more = queue.get_nowait()
-                except Empty:
-                    break
+            # Only this thread takes from the queue, so one that is not empty has an item: no
+            # Empty raised and caught on every append (2k instructions of ~128k, callgrind).
+            while not queue.empty():
+                more = queue.get_nowait()
                 if isinstance(more, _Item) and more.group is item.group:
                     batch.append(more)
                 else:

@@ -37,6 +37,12 @@ class TestClusterStore(StoreContract):
         yield s
         await s.close()
 
+    @pytest.fixture
+    async def twin(self, cluster):
+        s = open_store(cluster.url)  # another node on the same cluster
+        yield s
+        await s.close()
+
 
 async def test_a_tail_hears_of_a_commit_at_once_and_holds_one_connection_per_master(cluster):
     """Tails are woken by the append's tick, not by the poll (POLL_S), and a node following many
@@ -143,5 +149,7 @@ def test_every_store_method_of_the_redis_store_retries_on_the_cluster():
     public = {name for name, fn in inspect.getmembers(RedisStore, inspect.iscoroutinefunction)
               if not name.startswith("_")}
     own = set(ClusterStore.__dict__)
-    # close: nothing to retry; read_presence: RedisStore's calls read_presences, which retries
-    assert public - own - {"close", "read_presence"} == set(), "wrap these in ClusterStore._retry"
+    # close: nothing to retry; read_presence: RedisStore's calls read_presences, which retries;
+    # append: RedisStore's tells its tails and sends through _append_entry, which retries
+    assert public - own - {"close", "read_presence", "append"} == set(), "wrap these in ClusterStore._retry"
+    assert "_append_entry" in own

@@ -217,3 +217,111 @@ class StoreContract:
         await store.release_seat("idle", 1, "h1")
         assert await store.claim_seat("idle", 1, "h2", None)
         assert not (await store.get_match("idle")).seats[1].joined, "a new claim starts unjoined"
+
+    # -- a tail and its own reader's appends (EventStore.tail's `own`) -----------------------
+    @pytest.fixture
+    async def twin(self) -> EventStore:  # pragma: no cover - each backend overrides it
+        """Another store object on the same data: another process, or another node."""
+        raise NotImplementedError
+
+    async def test_a_tail_moves_past_its_readers_own_appends_and_yields_everyone_elses(self, store, twin):
+        me, neighbour = object(), object()
+        got: asyncio.Queue[int] = asyncio.Queue()
+
+        async def reader() -> None:
+            async for c in store.tail("own", after=0, own=me):
+                await got.put(c.seq)
+
+        async def arrives(seq: int) -> None:
+            assert await asyncio.wait_for(got.get(), 15) == seq
+
+        task = asyncio.create_task(reader())
+        try:
+            await asyncio.sleep(0.3)  # the tail follows the log (on Redis its read is blocked)
+            await store.append("own", commit(1), own=me)
+            await store.append("own", commit(2), own=me)
+            await store.append("own", commit(3), own=neighbour)  # another reader on this node
+            await arrives(3)  # 1 and 2 were never yielded: their appender has them
+            await store.append("own", commit(4))
+            await arrives(4)
+            await twin.append("own", commit(5), own=me)  # another node: the token means nothing there
+            await arrives(5)
+            await store.append("own", commit(6), own=me)
+            await twin.append("own", commit(7))
+            await arrives(7)  # in order, so 6 was passed, not held back
+            assert [c.seq for c in await twin.read("own")] == list(range(1, 8)), "own commits are in the log"
+            await asyncio.sleep(0.3)
+            assert got.empty()
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def test_own_appends_are_not_decoded_for_the_tail(self, store, monkeypatch):
+        """Our XADD wakes our own blocking read on Redis; the tail must pass the entry without
+        unpacking it (issue 12). The reader is given time to bring every entry."""
+        me = object()
+        got: list[int] = []
+
+        async def reader() -> None:
+            async for c in store.tail("dec", after=0, own=me):
+                got.append(c.seq)
+
+        task = asyncio.create_task(reader())
+        try:
+            await asyncio.sleep(0.3)
+            decoded = 0
+            unpack = Commit.unpack.__func__  # type: ignore[attr-defined]
+
+            def counting(cls: type[Commit], data: bytes) -> Commit:
+                nonlocal decoded
+                decoded += 1
+                return unpack(cls, data)
+
+            monkeypatch.setattr(Commit, "unpack", classmethod(counting))
+            for seq in range(1, 21):
+                await store.append("dec", commit(seq), own=me)
+                if seq % 2:
+                    await asyncio.sleep(0.01)  # the reader's reply first, or the append's: both
+            await asyncio.sleep(0.5)
+            assert (decoded, got) == (0, [])
+            await store.append("dec", commit(21))
+            for _ in range(150):
+                if got:
+                    break
+                await asyncio.sleep(0.02)
+            assert got == [21]
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def test_own_appends_in_flight_together_still_give_each_commit_at_most_once(self, store):
+        """Two appends of one token at once (a runtime makes one at a time, a store must not
+        break if someone does not): nothing twice, nothing out of order, others' all there."""
+        me = object()
+        got: list[int] = []
+
+        async def reader() -> None:
+            async for c in store.tail("twice", after=0, own=me):
+                got.append(c.seq)
+
+        task = asyncio.create_task(reader())
+        try:
+            await asyncio.sleep(0.3)
+            for first in (1, 4, 7):
+                outcomes = await asyncio.gather(store.append("twice", commit(first), own=me),
+                                                store.append("twice", commit(first + 1), own=me),
+                                                return_exceptions=True)
+                # (on a cluster the two may travel on two connections: the second can arrive
+                # first and conflict; it is sent again)
+                assert all(o is None or isinstance(o, Conflict) for o in outcomes), outcomes
+                if outcomes[1] is not None:
+                    await store.append("twice", commit(first + 1), own=me)
+                await store.append("twice", commit(first + 2))
+            for _ in range(150):
+                if got and got[-1] == 9:
+                    break
+                await asyncio.sleep(0.02)
+            assert got == sorted(set(got)) and {3, 6, 9} <= set(got), got
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)

@@ -16,6 +16,12 @@ class TestRedisStore(StoreContract):
         yield s
         await s.close()
 
+    @pytest.fixture
+    async def twin(self, redis_url):
+        s = open_store(redis_url)  # another node on the same Redis
+        yield s
+        await s.close()
+
 
 async def test_layout_is_a_stream_per_match_with_seq_ids(redis_url):
     s = open_store(redis_url)
@@ -107,3 +113,59 @@ async def test_wait_replicas_acknowledges_once_a_real_replica_holds_the_commit(t
         replica.terminate()
         replica.wait(10)
         primary.stop()
+
+
+async def test_an_own_append_whose_reply_is_lost_still_reaches_the_tail(redis_url):
+    """The entry lands and our reader brings it (taken for the appender's own), then the
+    append's reply is lost with its connection: the append fails, so its appender does not
+    have the commit, and the tail must hand it over after all."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from service.store import StoreUnavailable
+
+    s = open_store(redis_url)
+    me = object()
+    got: asyncio.Queue[int] = asyncio.Queue()
+
+    async def reader() -> None:
+        async for c in s.tail("lost", after=0, own=me):
+            await got.put(c.seq)
+
+    task = asyncio.create_task(reader())
+    real = s._appender.evalsha
+
+    async def reply_lost(*args, **kwargs):
+        await real(*args, **kwargs)
+        await asyncio.sleep(0.3)  # our reader has brought the entry by now
+        raise RedisConnectionError("connection lost before the reply was read")
+
+    try:
+        await asyncio.sleep(0.3)
+        await s.append("lost", commit(1), own=me)
+        s._appender.evalsha = reply_lost
+        with pytest.raises(StoreUnavailable):
+            await s.append("lost", commit(2), own=me)
+        assert [c.seq for c in await s.read("lost")] == [1, 2]
+        assert await asyncio.wait_for(got.get(), 5) == 2
+        assert got.empty()
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await s.close()
+
+
+async def test_the_append_checks_the_top_of_a_stream_whose_length_is_not_its_top(redis_url):
+    """The append script takes the stream's length for its top seq; on a stream with entries
+    deleted (by hand: Teahouse never deletes) the top entry decides, as for any other."""
+    s = open_store(redis_url)
+    for seq in (1, 2, 3):
+        await s.append("holes", commit(seq))
+    r = aioredis.Redis.from_url(redis_url)
+    await r.xdel("th:{holes}:log", "1-0", "2-0")  # length 1, top 3
+    await r.aclose()
+    for wrong in (2, 3, 5):
+        with pytest.raises(Conflict):
+            await s.append("holes", commit(wrong))
+    await s.append("holes", commit(4))
+    assert [c.seq for c in await s.read("holes")] == [3, 4]
+    await s.close()

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from service.store import open_store
+from service.store import sqlite as sqlite_store
 from service.store.sqlite import SqliteStore
 from tests.store.contract import StoreContract, commit
 
@@ -10,6 +11,14 @@ from tests.store.contract import StoreContract, commit
 class TestSqliteStore(StoreContract):
     @pytest.fixture
     async def store(self, tmp_path):
+        s = open_store(f"sqlite:{tmp_path / 'db'}")
+        yield s
+        await s.close()
+
+    @pytest.fixture
+    async def twin(self, tmp_path, monkeypatch):
+        # Another process on the file: its commits are found by the tail's poll, made quick here.
+        monkeypatch.setattr(sqlite_store, "POLL_SECONDS", 0.1)
         s = open_store(f"sqlite:{tmp_path / 'db'}")
         yield s
         await s.close()
