@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # this checkout's service/, not whatever the venv points at
 
-from service.bots import bot_rng, ismcts  # noqa: E402
+from service.bots import bot_rng, evaluation, ismcts  # noqa: E402
 from service.bots.ismcts import Budget, search  # noqa: E402
 from service.bots.simple import greedy_move, random_move  # noqa: E402
 from service.games import GAMES, fold, get_game  # noqa: E402
@@ -56,7 +56,8 @@ class Outcome:
 def one_match(game_id: str, players: int, opponent: str, index: int, ms: int, cpu: bool,
               knobs: dict[str, float] | None = None) -> Outcome:
     for name, value in (knobs or {}).items():
-        setattr(ismcts, name, type(getattr(ismcts, name))(value))
+        module = ismcts if hasattr(ismcts, name) else evaluation
+        setattr(module, name, type(getattr(module, name))(value))
     game = get_game(game_id)
     me = index % players
     seed = f"strength-{game_id}-{players}-{opponent}-{index}"
@@ -125,12 +126,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="override one of service/bots/ismcts.py's constants (experiments)")
+                    help="override one of service/bots/ismcts.py's or evaluation.py's constants (experiments)")
     args = ap.parse_args()
     knobs = {name: float(value) for name, value in (kv.split("=") for kv in args.set)}
     for name in knobs:
-        if not name.isupper() or not hasattr(ismcts, name):
-            ap.error(f"ismcts has no constant {name}")
+        if not name.isupper() or not (hasattr(ismcts, name) or hasattr(evaluation, name)):
+            ap.error(f"neither ismcts nor evaluation has a constant {name}")
     print(f"ISMCTS at {args.ms} ms/move ({args.clock} time), matches {args.first}..{args.first + args.matches - 1} "
           f"per cell, {args.jobs} job(s); one ISMCTS seat, the others the opponent; ties split"
           + "".join(f"; {kv}" for kv in args.set))

@@ -8,6 +8,8 @@ import math
 
 from service.games.interface import Game, State
 
+SQUASH_SHARE = 0.15  # a lead of this share of the mean absolute score is worth tanh(1) (at least 2 points)
+
 
 def scores(game: Game, state: State, players: int) -> list[float]:
     status = game.status(state)
@@ -35,5 +37,5 @@ def lead(points: list[float], seat: int) -> float:
 
 
 def _squash(value: float, points: list[float]) -> float:
-    scale = max(2.0, 0.15 * sum(abs(p) for p in points) / max(1, len(points)))
+    scale = max(2.0, SQUASH_SHARE * sum(abs(p) for p in points) / max(1, len(points)))
     return 0.5 + 0.5 * math.tanh(value / scale)

@@ -6,8 +6,10 @@ cannot tell from the real one (`Game.redeal` with keep={seat}: the hidden parts 
 then walks the tree in that world: at each node only the moves legal in this world compete
 (UCB with availability counts), chance is drawn afresh, a leaf gets a short random rollout
 (ROLLOUT_PLIES; none where a move list on the tree path or in the rollout is longer than
-ROLLOUT_MAX_MOVES: there the rollout costs most of an iteration and tells little) and the game's evaluation hint scores
-it (evaluation.rewards). Each node keeps the reward of the seat that moved into it, so every
+ROLLOUT_MAX_MOVES: there the rollout costs most of an iteration and tells little) and the
+game's evaluation hint scores it (evaluation.rewards). ROLLOUT_HORIZON can end the rollout at
+a turn boundary instead (TURN, ROUND: `_rollout`); measured in all five games against the
+fixed two plies and not kept (bench/README.md, "a rollout to the turn boundary"). Each node keeps the reward of the seat that moved into it, so every
 seat plays for itself (max^n).
 
 Large branching (Khan's ~2,000 tile placements, China's few hundred placements) is handled
@@ -52,7 +54,11 @@ from service.games.interface import Command, Game, IllegalMove, State, fold
 EXPLORATION = 0.7
 WIDEN = 2.0
 ALPHA = 0.5
-ROLLOUT_PLIES = 2      # random plies before the hint judges a leaf
+ROLLOUT_PLIES = 2      # random plies before the hint judges a leaf, with ROLLOUT_HORIZON = PLIES
+# Where a rollout stops and the hint judges the leaf (see _rollout):
+PLIES, TURN, ROUND = 0, 1, 2
+ROLLOUT_HORIZON = PLIES  # TURN and ROUND were no stronger anywhere, weaker in Chinese Squared
+ROLLOUT_CAP = 12       # random plies at most with a TURN or ROUND horizon
 PRIOR_SAMPLE = 256     # root moves looked at one ply ahead, at least (at most the iteration budget, if larger)
 PRIOR_SHARE = 0.3      # share of a time budget the root look may take
 PRIOR_VISITS = 2.0     # what the root look's score is worth, in visits
@@ -187,7 +193,7 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
     if max(expanded, *(n.width for n in path)) <= ROLLOUT_MAX_MOVES:
         # Past that, one random move among thousands says little and listing them costs
         # most of an iteration (Khan: ~60 iterations a move with rollouts, ~190 without).
-        state = _rollout(game, state, rng)
+        state = _rollout(game, state, rng, path[-1].seat, seat)
     reward = rewards(game, state, players)
     for n in path:
         n.visits += 1
@@ -359,12 +365,29 @@ def _select(node: Node, keys: list[bytes]) -> bytes:
     return best
 
 
-def _rollout(game: Game, state: State, rng: random.Random) -> State:
-    for _ in range(ROLLOUT_PLIES):
+def _rollout(game: Game, state: State, rng: random.Random, mover: int | None, seat: int) -> State:
+    """Random plies from a leaf that `mover` moved into, until the horizon (ROLLOUT_HORIZON):
+
+    - PLIES: ROLLOUT_PLIES plies, wherever in a turn they end;
+    - TURN: until a turn boundary, a state where the seat to act is not the one that moved
+      last (none if the leaf is at one already);
+    - ROUND: until a turn boundary at which `seat` (the searching bot) is to act, i.e. every
+      other seat has answered.
+
+    A fixed ply count ends at different points of a turn: in a game where a turn is several
+    commands of one seat (a placement, then one to three card takes) two plies mostly end
+    inside the seat's own turn, and a move that needs one more command of that turn is judged
+    earlier than one that needs fewer. A turn boundary is the same point in every game, read
+    from `status` alone. TURN and ROUND stop after ROLLOUT_CAP plies at the most."""
+    last = mover
+    for _ in range(ROLLOUT_PLIES if ROLLOUT_HORIZON == PLIES else ROLLOUT_CAP):
         status = game.status(state)
         if status["finished"] or not status["to_act"]:
             break
         actor = rng.choice(status["to_act"])
+        if ROLLOUT_HORIZON != PLIES and last is not None and actor != last \
+                and (ROLLOUT_HORIZON == TURN or actor == seat):
+            break
         moves = game.legal_moves(state, actor)
         if not moves or len(moves) > ROLLOUT_MAX_MOVES:
             break
@@ -373,4 +396,5 @@ def _rollout(game: Game, state: State, rng: random.Random) -> State:
             state = fold(game, game.decide(state, actor, move, random.Random(rng.random())), state)
         except IllegalMove:
             break
+        last = actor
     return state
