@@ -11,8 +11,9 @@ own, and the frames read meanwhile wait for it, so a connection's requests are a
 order (the socket is read on until HELD_FRAMES of them, or HELD_BYTES, wait, then no more
 until they are handled). Answers are written when the frames read in one go are handled (so
 that requests read together look pipelined to the rate limit, as they are), and other
-connections' broadcasts at once. A socket above its write buffer's high-water mark keeps its frames in the session's
-outbox until it drains; one that lets the outbox fill is cut (4408) as before.
+connections' broadcasts at once. A socket above its write buffer's high-water mark keeps its
+frames in the session's outbox until it drains; one that lets the outbox fill is cut (4408) as
+before.
 
 Any other path, and a server started without the endpoint (no `teahouse.ws` in the lifespan
 state), goes through ASGI as before.

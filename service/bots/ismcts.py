@@ -9,8 +9,8 @@ then walks the tree in that world: at each node only the moves legal in this wor
 ROLLOUT_MAX_MOVES: there the rollout costs most of an iteration and tells little) and the
 game's evaluation hint scores it (evaluation.rewards). ROLLOUT_HORIZON can end the rollout at
 a turn boundary instead (TURN, ROUND: `_rollout`); measured in all five games against the
-fixed two plies and not kept (bench/README.md, "a rollout to the turn boundary"). Each node keeps the reward of the seat that moved into it, so every
-seat plays for itself (max^n).
+fixed two plies and not kept (bench/README.md, "a rollout to the turn boundary"). Each node
+keeps the reward of the seat that moved into it, so every seat plays for itself (max^n).
 
 Large branching (Khan's ~2,000 tile placements, China's few hundred placements) is handled
 generically, with no game named:

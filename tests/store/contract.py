@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -260,15 +262,7 @@ class StoreContract:
         """Our XADD wakes our own blocking read on Redis; the tail must pass the entry without
         unpacking it (issue 12). The reader is given time to bring every entry."""
         me = object()
-        got: list[int] = []
-
-        async def reader() -> None:
-            async for c in store.tail("dec", after=0, own=me):
-                got.append(c.seq)
-
-        task = asyncio.create_task(reader())
-        try:
-            await asyncio.sleep(0.3)
+        async with _tailing(store, "dec", me) as got:
             decoded = 0
             unpack = Commit.unpack.__func__  # type: ignore[attr-defined]
 
@@ -285,28 +279,14 @@ class StoreContract:
             await asyncio.sleep(0.5)
             assert (decoded, got) == (0, [])
             await store.append("dec", commit(21))
-            for _ in range(150):
-                if got:
-                    break
-                await asyncio.sleep(0.02)
+            await _until(lambda: bool(got))
             assert got == [21]
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
 
     async def test_own_appends_in_flight_together_still_give_each_commit_at_most_once(self, store):
         """Two appends of one token at once (a runtime makes one at a time, a store must not
         break if someone does not): nothing twice, nothing out of order, others' all there."""
         me = object()
-        got: list[int] = []
-
-        async def reader() -> None:
-            async for c in store.tail("twice", after=0, own=me):
-                got.append(c.seq)
-
-        task = asyncio.create_task(reader())
-        try:
-            await asyncio.sleep(0.3)
+        async with _tailing(store, "twice", me) as got:
             for first in (1, 4, 7):
                 outcomes = await asyncio.gather(store.append("twice", commit(first), own=me),
                                                 store.append("twice", commit(first + 1), own=me),
@@ -317,11 +297,32 @@ class StoreContract:
                 if outcomes[1] is not None:
                     await store.append("twice", commit(first + 1), own=me)
                 await store.append("twice", commit(first + 2))
-            for _ in range(150):
-                if got and got[-1] == 9:
-                    break
-                await asyncio.sleep(0.02)
+            await _until(lambda: bool(got) and got[-1] == 9)
             assert got == sorted(set(got)) and {3, 6, 9} <= set(got), got
-        finally:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+
+
+@contextlib.asynccontextmanager
+async def _tailing(store: EventStore, match_id: str, own: object) -> AsyncIterator[list[int]]:
+    """The seqs `store.tail(match_id, 0, own)` yields, collected while the block runs (the
+    tail is given 0.3 s to start following first: on Redis its read is then blocked)."""
+    got: list[int] = []
+
+    async def reader() -> None:
+        async for c in store.tail(match_id, after=0, own=own):
+            got.append(c.seq)
+
+    task = asyncio.create_task(reader())
+    try:
+        await asyncio.sleep(0.3)
+        yield got
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def _until(done: Callable[[], bool], seconds: float = 3.0) -> None:
+    """Wait until `done()` holds, at most `seconds` (the caller's assertion says what failed)."""
+    for _ in range(int(seconds / 0.02)):
+        if done():
+            return
+        await asyncio.sleep(0.02)
