@@ -12,7 +12,7 @@ loop with no Python server around it (issue 12's "server CPU per move <= Colyseu
 - `redis`: one XADD of ~150 bytes over a raw socket to a private redis-server (appendonly,
   `appendfsync everysec` as the rig's, then `always`): the client's CPU and redis-server's.
 
-Prints CPU per move for each and the floor of a durable move (wire + store). Asserts nothing.
+Prints CPU per move for each (and the stores' median wall time per append) and the floor of a durable move (wire + store). Asserts nothing.
 
 Run:
   .venv/bin/python bench/platform_floor.py [--moves 4000] [--rounds 3]
@@ -115,8 +115,8 @@ def _resp(*parts: bytes) -> bytes:
     return b"*%d\r\n" % len(parts) + b"".join(b"$%d\r\n%s\r\n" % (len(p), p) for p in parts)
 
 
-def redis_append(moves: int, folder: Path, fsync: str) -> tuple[float, float]:
-    """(client CPU, redis-server CPU) seconds per XADD, one in flight."""
+def redis_append(moves: int, folder: Path, fsync: str) -> tuple[float, float, float]:
+    """(client CPU, redis-server CPU, median wall) seconds per XADD, one in flight."""
     probe = socket.create_server(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()
@@ -135,13 +135,16 @@ def redis_append(moves: int, folder: Path, fsync: str) -> tuple[float, float]:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         s.sendall(_resp(b"DEL", b"floor"))
         s.recv(100)
+        walls = []
         t0, r0 = time.thread_time(), pid_cpu(server.pid)
         for _ in range(moves):
+            w = time.perf_counter()
             s.sendall(_resp(b"XADD", b"floor", b"*", b"c", ROW))
             s.recv(100)  # one small reply: the entry's id
+            walls.append(time.perf_counter() - w)
         spent, served = time.thread_time() - t0, pid_cpu(server.pid) - r0
         s.close()
-        return spent / moves, served / moves
+        return spent / moves, served / moves, statistics.median(walls)
     finally:
         server.terminate()
         server.wait()
@@ -162,9 +165,10 @@ def main() -> None:
             rows.setdefault("sqlite wall p50", []).append(wall)
             if shutil.which("redis-server"):
                 for fsync in ("everysec", "always"):
-                    client, served = redis_append(args.moves, folder, fsync)
+                    client, served, wall = redis_append(args.moves, folder, fsync)
                     rows.setdefault(f"redis {fsync}", []).append(client + served)
                     rows.setdefault(f"redis {fsync} (server)", []).append(served)
+                    rows.setdefault(f"redis {fsync} wall p50", []).append(wall)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     best = {k: min(v) for k, v in rows.items()}
