@@ -35,7 +35,8 @@ generically, with no game named:
 
 Opponent modelling (OPPONENT_MODEL, off): below the root the other seats' moves are not tree
 nodes but played by a fixed cheap policy, the best for the seat that moves of OPPONENT_MODEL
-moves drawn at random, judged one ply ahead by the hint (1: a random move). The tree then
+moves drawn at random, judged one ply ahead by the hint (1: a random move), in matches of at
+least OPPONENT_MODEL_PLAYERS players (generic: by player count, no game named). The tree then
 branches only on the bot's own decisions, its nodes are information sets of the bot after
 the opponents' answers (what they played is treated like chance), and an iteration reaches the
 bot's next move instead of spending itself among four opponents' replies at 5 players.
@@ -76,6 +77,7 @@ FEW_MOVES = 500        # a move list this short is listed and keyed at every vis
 ROLLOUT_MAX_MOVES = 1000  # no rollout (or no further ply) where a move list on the way was longer
 # Who plays the other seats' moves below the root (see _opponent_move):
 OPPONENT_MODEL = 0     # 0: they are tree nodes like the bot's own; k >= 1: the best of k random moves one ply ahead, no node
+OPPONENT_MODEL_PLAYERS = 2  # ... in matches of at least this many players (below it the opponents are nodes)
 
 
 @dataclass
@@ -193,7 +195,7 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
         if status["finished"] or not status["to_act"]:
             break
         actor = status["to_act"][0]
-        if OPPONENT_MODEL and node is not root and actor != seat:
+        if OPPONENT_MODEL and players >= OPPONENT_MODEL_PLAYERS and node is not root and actor != seat:
             played = _opponent_move(game, state, actor, players, rng)
             if played is None:
                 break

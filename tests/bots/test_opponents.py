@@ -1,7 +1,7 @@
 """Opponent modelling in the ISMCTS tree (service/bots/ismcts.py, OPPONENT_MODEL), in every
 game at its minimum and maximum player counts:
 
-- with it on, the tree holds nodes only at the searching seat's own decisions (the other seats'
+- with it on (in matches of at least OPPONENT_MODEL_PLAYERS players), the tree holds nodes only at the searching seat's own decisions (the other seats'
   moves are played by the policy, not let in), and it still reaches the seat's next decision;
   with it off, the other seats' moves are nodes (so the first check can fail);
 - the policy plays only legal moves, for every seat, at random (k = 1) and one ply ahead;
@@ -62,6 +62,18 @@ def test_without_opponent_model_the_other_seats_moves_are_nodes(game_id, monkeyp
     g = get_game(game_id)
     seats = {node.seat for seat, root in _tree(game_id, g.max_players) for node, _ in _below(root)}
     assert len(seats) > 1
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_opponent_model_applies_only_from_opponent_model_players(game_id, monkeypatch):
+    monkeypatch.setattr(ismcts, "OPPONENT_MODEL", 3)
+    g = get_game(game_id)
+    monkeypatch.setattr(ismcts, "OPPONENT_MODEL_PLAYERS", g.max_players + 1)
+    seats = {node.seat for seat, root in _tree(game_id, g.max_players) for node, _ in _below(root)}
+    assert len(seats) > 1, "below OPPONENT_MODEL_PLAYERS the other seats' moves are nodes"
+    monkeypatch.setattr(ismcts, "OPPONENT_MODEL_PLAYERS", g.max_players)
+    for seat, root in _tree(game_id, g.max_players):
+        assert {node.seat for node, _ in _below(root)} == {seat}
 
 
 @pytest.mark.parametrize("game_id,players", CASES, ids=IDS)
