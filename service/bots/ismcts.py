@@ -40,6 +40,9 @@ least OPPONENT_MODEL_PLAYERS players (generic: by player count, no game named). 
 branches only on the bot's own decisions, its nodes are information sets of the bot after
 the opponents' answers (what they played is treated like chance), and an iteration reaches the
 bot's next move instead of spending itself among four opponents' replies at 5 players.
+Measured and left off (bench/README.md, "opponents played by a cheap policy"): no better in
+China 3p or Chinese Squared 2p, worse in Khan 4p (fewer iterations); better only in Pixies 5p
+with k = 16 (16 / 30 against 8.5 / 30), not yet checked in the other 5-player cells.
 
 Deterministic given the seed and an iteration budget; a time budget only caps the work (what
 the iteration count turned out to be is reported with the move, so it can be re-run).
