@@ -33,6 +33,17 @@ generically, with no game named:
   many untried moves one ply ahead for the seat that moves (off: at 3 it cost China a third
   of its iterations and, in 20 matches against greedy, won no more).
 
+Opponent modelling (OPPONENT_MODEL, off): below the root the other seats' moves are not tree
+nodes but played by a fixed cheap policy, the best for the seat that moves of OPPONENT_MODEL
+moves drawn at random, judged one ply ahead by the hint (1: a random move), in matches of at
+least OPPONENT_MODEL_PLAYERS players (generic: by player count, no game named). The tree then
+branches only on the bot's own decisions, its nodes are information sets of the bot after
+the opponents' answers (what they played is treated like chance), and an iteration reaches the
+bot's next move instead of spending itself among four opponents' replies at 5 players.
+Measured and left off (bench/README.md, "opponents played by a cheap policy"): no better in
+China 3p or Chinese Squared 2p, worse in Khan 4p (fewer iterations); better only in Pixies 5p
+with k = 16 (16 / 30 against 8.5 / 30), not yet checked in the other 5-player cells.
+
 Deterministic given the seed and an iteration budget; a time budget only caps the work (what
 the iteration count turned out to be is reported with the move, so it can be re-run).
 """
@@ -67,6 +78,9 @@ GROUPS = 0             # 1: draw moves by command type first (grouped_choice) in
 UNTRIED_DRAWS = 8      # random draws to find a move not yet in a node, before listing what is left
 FEW_MOVES = 500        # a move list this short is listed and keyed at every visit (exact availability)
 ROLLOUT_MAX_MOVES = 1000  # no rollout (or no further ply) where a move list on the way was longer
+# Who plays the other seats' moves below the root (see _opponent_move):
+OPPONENT_MODEL = 0     # 0: they are tree nodes like the bot's own; k >= 1: the best of k random moves one ply ahead, no node
+OPPONENT_MODEL_PLAYERS = 2  # ... in matches of at least this many players (below it the opponents are nodes)
 
 
 @dataclass
@@ -107,6 +121,17 @@ def search(game: Game, state: State, seat: int, players: int, rng: random.Random
     by_key = {key(m): m for m in root_moves}
     if len(by_key) == 1:
         return Choice(root_moves[0], 0, 0)
+    root, done = grow(game, state, seat, players, rng, budget, by_key)
+    visited = [(child.visits, child.reward / max(1.0, child.visits), k) for k, child in root.children.items() if k in by_key]
+    if not visited:
+        return Choice(rng.choice(root_moves), done, 0)
+    visits, _, best = max(visited)
+    return Choice(by_key[best], done, int(visits))
+
+
+def grow(game: Game, state: State, seat: int, players: int, rng: random.Random, budget: Budget,
+         by_key: dict[bytes, Command]) -> tuple[Node, int]:
+    """The search tree for `seat` over its root moves `by_key`, and the iterations it took."""
     root = Node(None)
     root.width = len(by_key)
     clock = time.process_time if budget.cpu else time.monotonic
@@ -119,11 +144,7 @@ def search(game: Game, state: State, seat: int, players: int, rng: random.Random
     while done < budget.iterations and (deadline is None or clock() < deadline):
         _iterate(game, determinize(game, state, seat, rng), seat, players, root, rng, by_key, order)
         done += 1
-    visited = [(child.visits, child.reward / max(1.0, child.visits), k) for k, child in root.children.items() if k in by_key]
-    if not visited:
-        return Choice(rng.choice(root_moves), done, 0)
-    visits, _, best = max(visited)
-    return Choice(by_key[best], done, int(visits))
+    return root, done
 
 
 def _one_ply(game: Game, world: State, actor: int, players: int, command: Command, rng: random.Random) -> float | None:
@@ -169,11 +190,21 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
     path = [root]
     node = root
     state = world
+    mover: int | None = None  # who moved last on the way down
+    widest = 0  # the longest move list the opponent policy drew from on the way down
     expanded = 0  # once a node is let in: how many moves it was let in among
     while not expanded:
         status = game.status(state)
         if status["finished"] or not status["to_act"]:
             break
+        actor = status["to_act"][0]
+        if OPPONENT_MODEL and players >= OPPONENT_MODEL_PLAYERS and node is not root and actor != seat:
+            played = _opponent_move(game, state, actor, players, rng)
+            if played is None:
+                break
+            _, state, width = played
+            widest, mover = max(widest, width), actor
+            continue
         if node is root:
             # The seat's own moves are part of what it sees: the same in every world.
             k, fresh = _root_choice(root, seat, root_moves, order)
@@ -184,21 +215,49 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
                 return
             child = root.children[k]
         else:
-            step = _inner_step(game, state, status["to_act"][0], players, node, rng)
+            step = _inner_step(game, state, actor, players, node, rng)
             if step is None:
                 break
             child, after, expanded = step
-        node, state = child, after
+        node, state, mover = child, after, child.seat
         path.append(node)
-    if max(expanded, *(n.width for n in path)) <= ROLLOUT_MAX_MOVES:
+    if max(expanded, widest, *(n.width for n in path)) <= ROLLOUT_MAX_MOVES:
         # Past that, one random move among thousands says little and listing them costs
         # most of an iteration (Khan: ~60 iterations a move with rollouts, ~190 without).
-        state = _rollout(game, state, rng, path[-1].seat, seat)
+        state = _rollout(game, state, rng, mover, seat)
     reward = rewards(game, state, players)
     for n in path:
         n.visits += 1
         if n.seat is not None:
             n.reward += reward[n.seat]
+
+
+def _opponent_move(game: Game, state: State, actor: int, players: int,
+                   rng: random.Random) -> tuple[Command, State, int] | None:
+    """The move another seat plays below the root with OPPONENT_MODEL = k >= 1, the world after
+    it, and how many moves it had: of k of its legal moves drawn at random (all, if it has no
+    more), the best for `actor` one ply ahead by the hint (evaluation.rewards), ties to the
+    earlier drawn; k = 1 is a random move. None where it has no move the world accepts.
+
+    The one-ply look keeps the world it judged (its chance included) as the world after the
+    move, so the policy costs k plies' work and no more; the greedy bot (simple.greedy_move)
+    judges the same way, in one sampled world."""
+    moves = game.legal_moves(state, actor)
+    if not moves:
+        return None
+    drawn = rng.sample(moves, min(len(moves), max(1, int(OPPONENT_MODEL))))
+    best: tuple[Command, State, int] | None = None
+    best_value = -1.0
+    for m in drawn:
+        after = _apply(game, state, actor, m, rng)
+        if after is None:
+            continue
+        if len(drawn) == 1:
+            return m, after, len(moves)
+        value = rewards(game, after, players)[actor]
+        if value > best_value:
+            best, best_value = (m, after, len(moves)), value
+    return best
 
 
 def _root_choice(root: Node, seat: int, moves: dict[bytes, Command], order: list[bytes]) -> tuple[bytes, bool]:
