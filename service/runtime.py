@@ -110,9 +110,11 @@ class _Ahead:
             return  # (the start commit's sentences need the seats' names read first: made after)
         try:
             self.prepared = self.runtime._prepare(self.commit)
+            self.runtime._encode_ahead(self.prepared)
         except Exception:
             # Made again after the append, the old way: a failure there is the move's to report.
             log.debug("preparing commit %d of %s ahead failed", self.commit.seq, self.runtime.id, exc_info=True)
+            self.discard()
 
     def discard(self) -> None:
         self.dropped = True
@@ -525,17 +527,19 @@ class MatchRuntime:
         return ahead.prepared
 
     def _prepare(self, c: Commit) -> Prepared:
-        """`c`'s state and frames, before its append is known to be durable (see _append); the
-        frames encoded for their watchers' encodings too."""
+        """`c`'s state and frames, before its append is known to be durable (see _append)."""
         state = fold(self.game, c.events, self.state, self.record.rules_version)
         said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, state)
-        prepared = self.projection.prepare(state, c.seq, said, speculative=True)
+        return self.projection.prepare(state, c.seq, said, speculative=True)
+
+    def _encode_ahead(self, prepared: Prepared) -> None:
+        """Encode and frame each prepared frame in its watchers' encodings (the first
+        FANOUT_CHUNK's): sending it is then only handing over bytes."""
         for audience, frame in prepared.frames.items():
             group = self.watchers.get(audience)
             if group:
                 for encoding in {w.encoding for w in itertools.islice(group, FANOUT_CHUNK)}:
                     frame.framed(encoding)
-        return prepared
 
     def legal_pages(self, seat: int, page_size: int) -> list[Frame]:
         """The `legal_moves` answers for `seat` at this seq: one frame per page of `page_size`

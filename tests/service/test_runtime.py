@@ -277,3 +277,28 @@ async def test_a_failed_append_leaves_no_trace_and_watchers_come_and_go_meanwhil
         for w in joined.values():
             rt.detach(w)
     await lobby.close()
+
+
+async def test_a_commit_whose_frames_fail_ahead_is_made_after_its_append(store, tmp_path):
+    """Work ahead that fails (here: encoding its frames) is undone and done again after the
+    append, the old way: the watchers, old and new, follow the match all the same."""
+    held, lobby, rt = await _held_runtime(store, tmp_path)
+    held.release.set()
+    watchers = {0: Client(), None: Client()}
+    for a, w in watchers.items():
+        rt.attach(w, a, None)
+
+    def fail(prepared):
+        raise RuntimeError("an encoder that breaks")
+
+    rt._encode_ahead = fail
+    for _ in range(3):
+        await (await _move(rt))
+    del rt._encode_ahead
+    watchers[1] = Client()  # shown the tables as the clients hold them
+    rt.attach(watchers[1], 1, None)
+    for _ in range(3):
+        await (await _move(rt))
+    for a, w in watchers.items():
+        assert w.seq == rt.seq and w.doc == rt.projection.document(rt.state, a), a
+    await lobby.close()
