@@ -57,9 +57,13 @@ _PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 
 
 class KeyTable:
-    """An audience's interned map keys (index <-> string) and interned paths (wire form)."""
+    """An audience's interned map keys (index <-> string) and interned paths (wire form).
 
-    __slots__ = ("keys", "index", "paths", "path_index", "_once", "wire")
+    Between `begin` and `settle` (or `rollback`) the table keeps what it would need to undo
+    its changes: the server computes a commit's patch while the commit's append is still in
+    flight, and a patch that is never sent must leave the table as the client knows it."""
+
+    __slots__ = ("keys", "index", "paths", "path_index", "_once", "wire", "_undo")
 
     def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
         self.keys: list[str] = []
@@ -68,6 +72,9 @@ class KeyTable:
         self.path_index: dict[tuple[int, ...], int] = {}
         self._once: set[tuple[int, ...]] = set()
         self.wire: dict[tuple[str | int, ...], tuple[int, ...]] = {}  # v1 path -> wire path, once known
+        # While begun: [keys' length, paths' length, then every change to _once: (True, p) p
+        # was taken out, (False, p) p was put in, a set: the _once it replaced]
+        self._undo: list[Any] | None = None
         for k in keys:
             self.add(k)
         for p in paths:
@@ -98,13 +105,56 @@ class KeyTable:
         """Whether a replace at `path` should intern it: the second time, while there is room."""
         if len(self.paths) >= MAX_PATHS:
             return False
+        undo = self._undo
         if path in self._once:
             self._once.discard(path)
+            if undo is not None:
+                undo.append((True, path))
             return True
         if len(self._once) >= _ONCE_KEPT:
-            self._once.clear()
+            if undo is not None:
+                undo.append(self._once)
+            self._once = set()
         self._once.add(path)
+        if undo is not None:
+            undo.append((False, path))
         return False
+
+    def begin(self) -> None:
+        """Keep, from here on, what `rollback` needs to undo every change."""
+        self._undo = [len(self.keys), len(self.paths)]
+
+    def settle(self) -> None:
+        """Keep the changes since `begin` (the patch that made them is sent)."""
+        self._undo = None
+
+    def rollback(self) -> None:
+        """Undo every change since `begin`: the table is as it was then."""
+        undo, self._undo = self._undo, None
+        if undo is None:
+            return
+        keys, paths = undo[0], undo[1]
+        for k in self.keys[keys:]:
+            del self.index[k]
+        del self.keys[keys:]
+        for p in self.paths[paths:]:
+            del self.path_index[p]
+        del self.paths[paths:]
+        for change in reversed(undo[2:]):
+            if type(change) is set:
+                self._once = change
+            elif change[0]:
+                self._once.add(change[1])
+            else:
+                self._once.discard(change[1])
+        # (a cache: a wire path it holds may name a key just taken back)
+        self.wire.clear()
+
+    def settled(self) -> tuple[list[str], list[tuple[int, ...]]]:
+        """The keys and paths as the clients may know them: without those since `begin`."""
+        if self._undo is None:
+            return list(self.keys), list(self.paths)
+        return self.keys[:self._undo[0]], self.paths[:self._undo[1]]
 
     def copy(self) -> KeyTable:
         out = KeyTable()
@@ -114,14 +164,16 @@ class KeyTable:
 
 
 class SentenceTable:
-    """A match's interned sentences: one said a second time is appended and then sent by index."""
+    """A match's interned sentences: one said a second time is appended and then sent by index.
+    `begin`, `settle` and `rollback` as KeyTable's."""
 
-    __slots__ = ("sentences", "index", "_once")
+    __slots__ = ("sentences", "index", "_once", "_undo")
 
     def __init__(self, sentences: Iterable[str] = ()) -> None:
         self.sentences: list[str] = []
         self.index: dict[str, int] = {}
         self._once: set[str] = set()
+        self._undo: list[Any] | None = None  # while begun: [sentences' length, changes to _once]
         for s in sentences:
             self.index[s] = len(self.sentences)
             self.sentences.append(s)
@@ -130,6 +182,7 @@ class SentenceTable:
         """The compact form of one commit's `said`; interns as it goes. Built once per commit:
         every audience's patch carries the same element."""
         out: list[Any] = []
+        undo = self._undo
         for s in said:
             i = self.index.get(s)
             if i is not None:
@@ -140,10 +193,37 @@ class SentenceTable:
                 out.append([s])
             else:
                 if len(self._once) >= _ONCE_KEPT:
-                    self._once.clear()
+                    if undo is not None:
+                        undo.append(self._once)
+                    self._once = set()
+                if undo is not None and s not in self._once:
+                    undo.append(s)
                 self._once.add(s)
                 out.append(s)
         return out
+
+    def begin(self) -> None:
+        self._undo = [len(self.sentences)]
+
+    def settle(self) -> None:
+        self._undo = None
+
+    def rollback(self) -> None:
+        undo, self._undo = self._undo, None
+        if undo is None:
+            return
+        for s in self.sentences[undo[0]:]:
+            del self.index[s]
+        del self.sentences[undo[0]:]
+        for change in reversed(undo[1:]):
+            if type(change) is set:
+                self._once = change
+            else:
+                self._once.discard(change)
+
+    def settled(self) -> list[str]:
+        """The sentences as the clients may know them: without those since `begin`."""
+        return self.sentences[:self._undo[0]] if self._undo is not None else list(self.sentences)
 
 
 # -- the server side ----------------------------------------------------------------------

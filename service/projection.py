@@ -115,6 +115,26 @@ class AudienceProjection:
         self.keys = KeyTable()  # protocol v2's key table for this audience
 
 
+class Prepared:
+    """One commit's patch frames, made by Projection.prepare and not yet installed: `frames`
+    (audience -> frame) may be encoded ahead but not sent before `install`."""
+
+    __slots__ = ("state", "seq", "said", "status", "before", "status_ops", "speculative", "compact_said",
+                 "kept_said", "memo", "made", "frames")
+
+    def __init__(self, state: dict[str, Any], seq: int, said: list[str] | None, status: dict[str, Any],
+                 before: dict[str, Any] | None, status_ops: list[Any], speculative: bool) -> None:
+        self.state, self.seq, self.said, self.speculative = state, seq, said, speculative
+        self.status, self.before, self.status_ops = status, before, status_ops
+        self.compact_said: list[Any] | None = None
+        self.kept_said = encode(said, "msgpack") if said is not None else None
+        # The audiences' documents share most of their parts (the status, the public part of
+        # the state): the diff of a part shared by several is computed once.
+        self.memo: dict[object, object] = {}
+        self.made: dict[Audience, tuple[AudienceProjection, dict[str, Any], Frame]] = {}
+        self.frames: dict[Audience, Frame] = {}
+
+
 class Projection:
     def __init__(self, game: Game, match_id: str, ref: int = 1) -> None:
         self.game = game
@@ -142,16 +162,26 @@ class Projection:
     def full(self, audience: Audience) -> Frame:
         ap = self._audiences[audience]
         if ap._full is None:
+            # (the tables as clients know them: not what a commit in flight interned)
+            keys, paths = ap.keys.settled()
             message = messages.view(self.match_id, ap.seq, audience, ap.doc or {})
-            ap._full = Frame(message, {**message, "ref": self.ref, "keys": list(ap.keys.keys),
-                                       "paths": [list(p) for p in ap.keys.paths],
-                                       "sentences": list(self.sentences.sentences)})
+            ap._full = Frame(message, {**message, "ref": self.ref, "keys": keys,
+                                       "paths": [list(p) for p in paths],
+                                       "sentences": self.sentences.settled()})
         return ap._full
 
     def advance(self, state: dict[str, Any], seq: int, said: list[str] | None = None) -> dict[Audience, Frame]:
         """The patch frame of every watched audience for the commit that made `state`;
         `said` (the commit's sentences, the same for everyone) rides along in each."""
-        frames: dict[Audience, Frame] = {}
+        return self.install(self.prepare(state, seq, said))
+
+    def prepare(self, state: dict[str, Any], seq: int, said: list[str] | None = None,
+                speculative: bool = False) -> Prepared:
+        """`advance` up to, not including, making its frames the audiences' own: what `full`,
+        `since` and the next commit see is unchanged until `install`. The work is the same; a
+        runtime does it while the commit's append is in flight (`speculative`), and the tables
+        the patches intern into are then kept ready for `discard` to undo (a commit whose append
+        fails was never sent, and clients hold the tables as they were)."""
         # The status is the same for every audience: built and diffed once (a document is
         # {"view", "status"}: its ops are the view's, then the status's), and the previous object
         # is kept while it says the same thing, so that the next commit settles it by identity.
@@ -160,26 +190,64 @@ class Projection:
         status_ops = diff(before, status, None, _STATUS) if before is not None else []
         if before is not None and not status_ops:
             status = before
-        self._status = status
-        # Once per commit: interning a sentence is the same step for every audience.
-        compact_said = self.sentences.compact(said) if said is not None else None
-        # The audiences' documents share most of their parts (the status, the public part of
-        # the state): the diff of a part shared by several is computed once.
-        memo: dict[object, object] = {}
-        kept_said = encode(said, "msgpack") if said is not None else None
+        p = Prepared(state, seq, said, status, before, status_ops, speculative)
+        if speculative:
+            self.sentences.begin()
+        ap: AudienceProjection | None = None
+        try:
+            # Once per commit: interning a sentence is the same step for every audience.
+            p.compact_said = self.sentences.compact(said) if said is not None else None
+            for audience, ap in self._audiences.items():
+                if speculative:
+                    ap.keys.begin()
+                doc, frame = self._patch(ap, p)
+                p.made[audience] = ap, doc, frame
+                p.frames[audience] = frame
+        except BaseException:
+            if ap is not None:
+                ap.keys.rollback()  # (the audience whose patch failed half way)
+            self.discard(p)
+            raise
+        return p
+
+    def install(self, p: Prepared) -> dict[Audience, Frame]:
+        """Make `p`'s frames the audiences' own (their documents, seqs, resync windows, tables)
+        and return them, for sending. An audience watched since `prepare` gets its patch now,
+        from the document it was first shown."""
+        frames: dict[Audience, Frame] = {}
         for audience, ap in self._audiences.items():
-            old = ap.doc
-            assert old is not None  # (set by watch)
-            doc = {"view": self.game.view(state, audience), "status": status}
-            ops = diff(old["view"], doc["view"], memo, _VIEW)
-            # (an audience first shown before this node's first commit has a status of its own)
-            ops += status_ops if old["status"] is before else diff(old["status"], status, memo, _STATUS)
-            message = messages.patch(self.match_id, seq, ops, said)
-            frame = Frame(message, compact_patch(self.ref, seq, message, ap.keys, compact_said))
-            ap.doc, ap.seq, ap._full = doc, seq, None
-            ap.recent.append((seq, frame.encoded(KEPT_AS), kept_said))
+            made = p.made.get(audience)
+            if made is not None and made[0] is ap:
+                _, doc, frame = made
+                ap.keys.settle()
+            else:
+                doc, frame = self._patch(ap, p)
+            ap.doc, ap.seq, ap._full = doc, p.seq, None
+            ap.recent.append((p.seq, frame.encoded(KEPT_AS), p.kept_said))
             frames[audience] = frame
+        self.sentences.settle()
+        self._status = p.status
         return frames
+
+    def discard(self, p: Prepared) -> None:
+        """Forget `p` (its commit's append failed): the tables are as they were before it."""
+        for ap, _, _ in p.made.values():
+            ap.keys.rollback()
+        if p.speculative:
+            self.sentences.rollback()
+
+    def _patch(self, ap: AudienceProjection, p: Prepared) -> tuple[dict[str, Any], Frame]:
+        """`ap`'s new document and its patch frame for the commit of `p`."""
+        old = ap.doc
+        assert old is not None  # (set by watch)
+        doc = {"view": self.game.view(p.state, ap.audience), "status": p.status}
+        ops = diff(old["view"], doc["view"], p.memo, _VIEW)
+        # (an audience first shown before this node's first commit has a status of its own)
+        ops += p.status_ops if old["status"] is p.before else diff(old["status"], p.status, p.memo, _STATUS)
+        message = messages.patch(self.match_id, p.seq, ops, p.said)
+        frame = Frame(message, compact_patch(self.ref, p.seq, message, ap.keys, p.compact_said))
+        frame.encoded(KEPT_AS)  # (what the window keeps: encoded here, where the work is)
+        return doc, frame
 
     def finished(self, seq: int, result: dict[str, Any] | None, seed: str) -> Frame:
         """The match's `finished` message, in v2 compact (the same for every audience)."""

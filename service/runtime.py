@@ -25,7 +25,7 @@ from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.narration import commit_sentences, move_labels, names_of
-from service.projection import Audience, Frame, Projection
+from service.projection import Audience, Frame, Prepared, Projection
 from service.settle import finished_result, note_repair, usable_snapshot
 from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
@@ -92,6 +92,35 @@ def fan_out(frame: Frame, watchers: Any) -> None:
 
 class Busy(Exception):
     pass
+
+
+class _Ahead:
+    """A commit's state and frames made while its append is in flight (MatchRuntime._append):
+    `run` is called from the event loop, `prepared` is what it made, `discard` undoes it."""
+
+    __slots__ = ("runtime", "commit", "prepared", "dropped")
+
+    def __init__(self, runtime: MatchRuntime, commit: Commit) -> None:
+        self.runtime, self.commit = runtime, commit
+        self.prepared: Prepared | None = None
+        self.dropped = False
+
+    def run(self) -> None:
+        if self.dropped or self.commit.seq == 1:
+            return  # (the start commit's sentences need the seats' names read first: made after)
+        try:
+            self.prepared = self.runtime._prepare(self.commit)
+            self.runtime._encode_ahead(self.prepared)
+        except Exception:
+            # Made again after the append, the old way: a failure there is the move's to report.
+            log.debug("preparing commit %d of %s ahead failed", self.commit.seq, self.runtime.id, exc_info=True)
+            self.discard()
+
+    def discard(self) -> None:
+        self.dropped = True
+        if self.prepared is not None:
+            self.runtime.projection.discard(self.prepared)
+            self.prepared = None
 
 
 class Diverged(Exception):
@@ -205,27 +234,35 @@ class MatchRuntime:
         for c in await self.store.read(self.id, self.seq):
             await self._apply(c)
 
-    def _fold_commit(self, c: Commit) -> None:
+    def _fold_commit(self, c: Commit, state: dict[str, Any] | None = None) -> None:
+        """Move the state to `c`'s (`state`: already folded, while its append was in flight)."""
         if c.seq != self.seq + 1:
             raise RuntimeError(f"{self.id}: commit {c.seq} after {self.seq}")
-        self.state = fold(self.game, c.events, self.state, self.record.rules_version)
+        self.state = state if state is not None else fold(self.game, c.events, self.state, self.record.rules_version)
         self.seq = c.seq
         self._legal.clear()
         self.last_ts = c.ts
         if c.move_id is not None:
             self.accepted[(c.seat, c.move_id)] = c.seq
 
-    async def _apply(self, c: Commit) -> None:
+    async def _apply(self, c: Commit, prepared: Prepared | None = None) -> None:
+        """Apply `c` (durable in the log): fold it, send its patches, then the rest a commit
+        does (finished, snapshot, clock, bots). `prepared`: its state and frames, made while
+        its append was in flight (submit); without them they are made here."""
         if c.seq <= self.seq:
+            if prepared is not None:
+                self.projection.discard(prepared)
             return
         self.last_active = time.monotonic()
         # Folded before any await: a commit this runtime appended is applied by the time its
         # append returns to submit, since its tail moves past it (store.tail's `own`).
-        self._fold_commit(c)
-        if c.seq == 1:
-            await self._refresh_names()
-        said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, self.state)
-        self._broadcast(self.projection.advance(self.state, self.seq, said))
+        self._fold_commit(c, prepared.state if prepared is not None else None)
+        if prepared is None:
+            if c.seq == 1:
+                await self._refresh_names()
+            said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, self.state)
+            prepared = self.projection.prepare(self.state, self.seq, said)
+        self._broadcast(self.projection.install(prepared))
         status = self.game.status(self.state)
         if status["finished"] and not self.record.finished:
             result = dict(status["result"] or {})
@@ -448,7 +485,7 @@ class MatchRuntime:
                            events=events, move_id=move_id, ts=int(time.time() * 1000))
                 try:
                     started = time.perf_counter()
-                    await self.store.append(self.id, c, own=self)
+                    prepared = await self._append(c)
                     metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
                     self._commits.inc()
                 except Conflict:
@@ -464,10 +501,45 @@ class MatchRuntime:
                             await self._diverge(last)
                             raise Diverged(self.id) from None
                     continue
-                await self._apply(c)  # the patches are queued for every watcher here
+                await self._apply(c, prepared)  # the patches are queued for every watcher here
                 metrics.FANOUT_SECONDS.observe(time.perf_counter() - arrived)
                 return c.seq
             raise Busy(f"{self.id}: gave up after {DECIDE_ATTEMPTS} conflicting appends")
+
+    async def _append(self, c: Commit) -> Prepared | None:
+        """Append `c` to the log and, while the store has it in flight (the SQLite thread's
+        fsync, the round trip to Redis: the loop would be idle), fold it and make its frames,
+        so that once it is durable only sending them is left (issue 12). Nothing of it is
+        installed or sent here: if the append fails, what was made is discarded and the
+        match is as it was. None: nothing was made before the append returned."""
+        ahead = _Ahead(self, c)
+        # Both stores hand the append over (queued for the writer thread, written to the Redis
+        # socket) before their first await that waits: a callback queued now runs once this
+        # task waits there, after the append has started.
+        handle = asyncio.get_running_loop().call_soon(ahead.run)
+        try:
+            await self.store.append(self.id, c, own=self)
+        except BaseException:
+            handle.cancel()
+            ahead.discard()
+            raise
+        handle.cancel()
+        return ahead.prepared
+
+    def _prepare(self, c: Commit) -> Prepared:
+        """`c`'s state and frames, before its append is known to be durable (see _append)."""
+        state = fold(self.game, c.events, self.state, self.record.rules_version)
+        said = commit_sentences(self.game, c.seat, c.command, c.events, c.move_id, self.names, state)
+        return self.projection.prepare(state, c.seq, said, speculative=True)
+
+    def _encode_ahead(self, prepared: Prepared) -> None:
+        """Encode and frame each prepared frame in its watchers' encodings (the first
+        FANOUT_CHUNK's): sending it is then only handing over bytes."""
+        for audience, frame in prepared.frames.items():
+            group = self.watchers.get(audience)
+            if group:
+                for encoding in {w.encoding for w in itertools.islice(group, FANOUT_CHUNK)}:
+                    frame.framed(encoding)
 
     def legal_pages(self, seat: int, page_size: int) -> list[Frame]:
         """The `legal_moves` answers for `seat` at this seq: one frame per page of `page_size`

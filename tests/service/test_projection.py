@@ -134,3 +134,80 @@ def test_the_resync_window_holds_bytes_not_containers():
         proj.advance(st.after, st.seq, said=[f"move {st.seq}"])
     kept = list(proj._audiences[0].recent)
     assert kept and all(type(x) in (int, bytes, type(None)) for entry in kept for x in entry)
+
+
+ENCODINGS = ("msgpack", "json", "v2.msgpack", "v2.json", "quiet.v2.msgpack")
+
+
+def _tables(proj: Projection) -> object:
+    """Everything the v2 tables hold, the server's own bookkeeping included."""
+    return ([(a, list(ap.keys.keys), dict(ap.keys.index), list(ap.keys.paths), dict(ap.keys.path_index),
+              set(ap.keys._once)) for a, ap in proj._audiences.items()],
+            list(proj.sentences.sentences), dict(proj.sentences.index), set(proj.sentences._once))
+
+
+def _fulls(proj: Projection) -> dict:
+    return {a: [proj.full(a).encoded(e) for e in ENCODINGS] for a in proj._audiences}
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "handcards"])
+def test_a_discarded_prepare_leaves_no_trace(game_id):
+    """A commit prepared while its append is in flight and then discarded (the append failed)
+    changes nothing: the tables, the full views and every later frame, byte for byte in every
+    encoding, are those of a projection that never saw it. Some discarded commits are the one
+    installed next (a retry), some another (a rival node won the seq with its own move)."""
+    from service.games import enable_bench_games
+
+    enable_bench_games()
+    g = get_game(game_id)
+    players = g.max_players
+    audiences = [*range(players), None]
+    steps = list(playout(g, players, f"ahead-{game_id}"))
+    ahead, plain = Projection(g, "m"), Projection(g, "m")
+    for proj in (ahead, plain):
+        for a in audiences:
+            proj.watch(a, steps[0].after, steps[0].seq)
+    for i, st in enumerate(steps[1:], 1):
+        # sentences said twice are interned: some discarded commits intern them first
+        said = [f"move {st.seq % 7}", "again"][: 1 + st.seq % 2]
+        if i % 3:
+            rival = steps[min(i + 1, len(steps) - 1)].after if i % 3 == 2 else st.after
+            lost = ahead.prepare(rival, st.seq, [f"rival {st.seq % 5}", *said], speculative=True)
+            # (`plain` is where `ahead` was before the prepare; its full views are not cached yet)
+            assert _fulls(ahead) == _fulls(plain), "a full view shows only what is installed"
+            ahead.discard(lost)
+            assert _tables(ahead) == _tables(plain)
+        mine = ahead.install(ahead.prepare(st.after, st.seq, said, speculative=True))
+        theirs = plain.advance(st.after, st.seq, said)
+        for a in audiences:
+            assert [mine[a].encoded(e) for e in ENCODINGS] == [theirs[a].encoded(e) for e in ENCODINGS], (st.seq, a)
+        assert _tables(ahead) == _tables(plain)
+    assert _fulls(ahead) == _fulls(plain)
+    for a in audiences:
+        assert list(ahead._audiences[a].recent) == list(plain._audiences[a].recent)
+
+
+def test_an_audience_watched_while_a_commit_is_prepared_gets_its_patch_at_install():
+    """Seats first watched (or dropped and watched again) between prepare and install get the
+    patch from the document they were shown, as if they had been watched before an advance."""
+    g = get_game("pixies")
+    steps = list(playout(g, 3, "watch-ahead"))
+    ahead, plain = Projection(g, "m"), Projection(g, "m")
+    for proj in (ahead, plain):
+        proj.watch(None, steps[0].after, 1)
+        proj.watch(0, steps[0].after, 1)
+        proj.advance(steps[1].after, 2, ["one"])
+    p = ahead.prepare(steps[2].after, 3, ["two"], speculative=True)
+    ahead.watch(1, steps[1].after, 2)     # a new audience
+    ahead.unwatch(0)                       # an audience dropped and watched again
+    ahead.watch(0, steps[1].after, 2)
+    for a in (1, 0):
+        plain.unwatch(a)
+        plain.watch(a, steps[1].after, 2)
+    mine, theirs = ahead.install(p), plain.advance(steps[2].after, 3, ["two"])
+    assert sorted(mine, key=str) == sorted(theirs, key=str) == [0, 1, None]
+    for a in (None, 0, 1):
+        assert [mine[a].encoded(e) for e in ENCODINGS] == [theirs[a].encoded(e) for e in ENCODINGS], a
+        doc = msgpack.unpackb(plain.full(a).encoded("msgpack"), raw=False)["doc"]
+        assert doc == plain.document(steps[2].after, a) == ahead.document(steps[2].after, a)
+    assert _tables(ahead) == _tables(plain)

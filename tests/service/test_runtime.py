@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import msgpack
 import pytest
@@ -130,4 +131,174 @@ async def test_legal_moves_are_computed_once_per_seq_and_seat_and_forgotten_at_e
     await rt.submit(seat, expected[0], "m1")
     after = rt.legal_pages(seat, 500)
     assert after is not pages and msgpack.unpackb(after[0].encoded("msgpack"))["seq"] == rt.seq
+    await lobby.close()
+
+
+class HeldStore:
+    """A store whose appends wait for `release` (then append, or raise `fail`): what a match
+    shows while its commit is in flight."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.release = asyncio.Event()
+        self.waiting = asyncio.Event()
+        self.fail: Exception | None = None
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    async def append(self, match_id, commit, own=None):
+        self.waiting.set()
+        await self.release.wait()
+        self.waiting.clear()
+        if self.fail is not None:
+            raise self.fail
+        await self.inner.append(match_id, commit, own=own)
+
+
+class Client(Collector):
+    """A protocol v2 client's document, patched from what it receives."""
+
+    encoding = "quiet.v2.msgpack"
+
+    def __init__(self) -> None:
+        super().__init__()
+        from protocol.v2 import Expander
+
+        self.expander = Expander()
+        self.doc = None
+        self.seq = 0
+
+    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+        from protocol.patch import apply
+        from protocol.v2 import decode_frame
+
+        super().deliver(data, framed)
+        msg = self.expander.expand(decode_frame(data, "v2.msgpack"))
+        if isinstance(msg, dict) and msg.get("type") == "view":
+            self.doc, self.seq = msg["doc"], msg["seq"]
+        elif isinstance(msg, dict) and msg.get("type") == "patch":
+            assert msg["seq"] == self.seq + 1
+            self.doc, self.seq = apply(self.doc, msg["ops"]), msg["seq"]
+
+
+async def _held_runtime(store, tmp_path):
+    held = HeldStore(store)
+    lobby = Lobby(held)
+    held.release.set()
+    mid = await started(lobby, 3)
+    await play(lobby, mid, 4)
+    held.release.clear()
+    return held, lobby, await lobby.runtime(mid)
+
+
+async def _move(rt):
+    seat = rt.game.status(rt.state)["to_act"][0]
+    return asyncio.create_task(rt.submit(seat, rt.game.legal_moves(rt.state, seat)[0], f"held{rt.seq}"))
+
+
+async def test_nothing_is_sent_before_the_append_returns_yet_the_work_is_done_while_it_is_in_flight(store, tmp_path):
+    """Issue 12: the commit's state and frames are made while its append is in flight, and
+    nobody sees any of it (a frame, the state, a full view) until the append returned."""
+    held, lobby, rt = await _held_runtime(store, tmp_path)
+    watchers = {a: Client() for a in (0, 1, None)}
+    for a, w in watchers.items():
+        rt.attach(w, a, None)
+    before = {a: len(w.frames) for a, w in watchers.items()}
+    seq, state = rt.seq, rt.state
+    task = await _move(rt)
+    await held.waiting.wait()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    views = []
+    real = rt.projection.game
+    rt.projection.game = dataclasses.replace(real, view=lambda s, seat: views.append(seat) or real.view(s, seat))
+    try:
+        assert {a: len(w.frames) for a, w in watchers.items()} == before, "a frame left before the append"
+        assert rt.seq == seq and rt.state is state
+        late = Client()  # a connection joining now is shown the match as it is in the log
+        rt.attach(late, 0, None)
+        assert late.seq == seq and late.doc == rt.projection.document(state, 0)
+        views.clear()  # (that check's own view)
+        held.release.set()
+        assert await task == seq + 1
+    finally:
+        rt.projection.game = real
+    assert views == [], "the views were computed after the append returned"
+    for a, w in [*watchers.items(), (0, late)]:
+        assert w.seq == seq + 1 and w.doc == rt.projection.document(rt.state, a)
+    await lobby.close()
+
+
+async def test_a_failed_append_leaves_no_trace_and_watchers_come_and_go_meanwhile(store, tmp_path):
+    """A commit whose append fails after its frames were made is forgotten (state, tables,
+    resync window); watchers that came (a new seat, a second connection) or went meanwhile
+    follow the next commits correctly."""
+    from service.store import StoreUnavailable
+
+    held, lobby, rt = await _held_runtime(store, tmp_path)
+    first = {0: Client(), None: Client()}
+    for a, w in first.items():
+        rt.attach(w, a, None)
+    seq, state = rt.seq, rt.state
+    def tables():
+        p = rt.projection
+        return ([(list(ap.keys.keys), list(ap.keys.paths), set(ap.keys._once)) for ap in p._audiences.values()],
+                list(p.sentences.sentences), set(p.sentences._once))
+
+    before = tables()
+    recent = [list(ap.recent) for ap in rt.projection._audiences.values()]
+    held.fail = StoreUnavailable("gone")
+    task = await _move(rt)
+    await held.waiting.wait()
+    await asyncio.sleep(0)
+    held.release.set()
+    with pytest.raises(StoreUnavailable):
+        await task
+    assert rt.seq == seq and rt.state is state
+    assert tables() == before
+    assert [list(ap.recent) for ap in rt.projection._audiences.values()] == recent
+    held.fail = None
+    for round_ in range(3):
+        held.release.clear()
+        task = await _move(rt)
+        await held.waiting.wait()
+        await asyncio.sleep(0)
+        # while it is in flight: a new audience, a second connection, an audience leaving
+        joined = {1: Client(), 0: Client()}
+        for a, w in joined.items():
+            rt.attach(w, a, None)
+        if round_ == 1:
+            rt.detach(first.pop(None))
+        held.release.set()
+        await task
+        for a, w in [*first.items(), *joined.items()]:
+            assert w.seq == rt.seq and w.doc == rt.projection.document(rt.state, a), (round_, a)
+        for w in joined.values():
+            rt.detach(w)
+    await lobby.close()
+
+
+async def test_a_commit_whose_frames_fail_ahead_is_made_after_its_append(store, tmp_path):
+    """Work ahead that fails (here: encoding its frames) is undone and done again after the
+    append, the old way: the watchers, old and new, follow the match all the same."""
+    held, lobby, rt = await _held_runtime(store, tmp_path)
+    held.release.set()
+    watchers = {0: Client(), None: Client()}
+    for a, w in watchers.items():
+        rt.attach(w, a, None)
+
+    def fail(prepared):
+        raise RuntimeError("an encoder that breaks")
+
+    rt._encode_ahead = fail
+    for _ in range(3):
+        await (await _move(rt))
+    del rt._encode_ahead
+    watchers[1] = Client()  # shown the tables as the clients hold them
+    rt.attach(watchers[1], 1, None)
+    for _ in range(3):
+        await (await _move(rt))
+    for a, w in watchers.items():
+        assert w.seq == rt.seq and w.doc == rt.projection.document(rt.state, a), a
     await lobby.close()
