@@ -56,6 +56,13 @@ _WIRE_PATHS = 256  # v1 paths remembered in their wire form, per table
 _PATCH_FIELDS = frozenset(("type", "match", "seq", "ops", "said"))
 
 
+def _take_back(items: list[Any], index: dict[Any, int], length: int) -> None:
+    """Drop an interned list's entries after the first `length`, and their indices."""
+    for item in items[length:]:
+        del index[item]
+    del items[length:]
+
+
 class KeyTable:
     """An audience's interned map keys (index <-> string) and interned paths (wire form).
 
@@ -133,13 +140,8 @@ class KeyTable:
         undo, self._undo = self._undo, None
         if undo is None:
             return
-        keys, paths = undo[0], undo[1]
-        for k in self.keys[keys:]:
-            del self.index[k]
-        del self.keys[keys:]
-        for p in self.paths[paths:]:
-            del self.path_index[p]
-        del self.paths[paths:]
+        _take_back(self.keys, self.index, undo[0])
+        _take_back(self.paths, self.path_index, undo[1])
         for change in reversed(undo[2:]):
             if type(change) is set:
                 self._once = change
@@ -212,9 +214,7 @@ class SentenceTable:
         undo, self._undo = self._undo, None
         if undo is None:
             return
-        for s in self.sentences[undo[0]:]:
-            del self.index[s]
-        del self.sentences[undo[0]:]
+        _take_back(self.sentences, self.index, undo[0])
         for change in reversed(undo[1:]):
             if type(change) is set:
                 self._once = change
