@@ -63,14 +63,60 @@ def _take_back(items: list[Any], index: dict[Any, int], length: int) -> None:
     del items[length:]
 
 
-class KeyTable:
-    """An audience's interned map keys (index <-> string) and interned paths (wire form).
+class _SeenOnce:
+    """What both tables share: a "seen once" set (an entry is interned the second time it is
+    met) and, between `begin` and `settle` or `rollback`, a log of what to undo: the
+    server computes a commit's patch while the commit's append is still in flight, and a patch
+    that is never sent must leave the table as the client knows it. The log is the lists'
+    lengths at `begin` (the table's own), then every change to the set: (True, x) x was taken
+    out, (False, x) x was put in, a set: the set it replaced."""
 
-    Between `begin` and `settle` (or `rollback`) the table keeps what it would need to undo
-    its changes: the server computes a commit's patch while the commit's append is still in
-    flight, and a patch that is never sent must leave the table as the client knows it."""
+    __slots__ = ("_once", "_undo")
+    _once: set[Any]
+    _undo: list[Any] | None
 
-    __slots__ = ("keys", "index", "paths", "path_index", "_once", "wire", "_undo")
+    def _remember(self, item: Any) -> None:
+        """Put `item` in the set (emptied first when full)."""
+        undo = self._undo
+        if len(self._once) >= _ONCE_KEPT:
+            if undo is not None:
+                undo.append(self._once)
+            self._once = set()
+        if item not in self._once:
+            if undo is not None:
+                undo.append((False, item))
+            self._once.add(item)
+
+    def _forget(self, item: Any) -> None:
+        self._once.discard(item)
+        if self._undo is not None:
+            self._undo.append((True, item))
+
+    def settle(self) -> None:
+        """Keep the changes since `begin` (the patch that made them is sent)."""
+        self._undo = None
+
+    def _taken_log(self) -> list[Any] | None:
+        """The log since `begin` (None: not begun), no longer kept."""
+        undo, self._undo = self._undo, None
+        return undo
+
+    def _undo_once(self, changes: list[Any]) -> None:
+        """Undo the logged changes to the set, the newest first."""
+        for change in reversed(changes):
+            if type(change) is set:
+                self._once = change
+            elif change[0]:
+                self._once.add(change[1])
+            else:
+                self._once.discard(change[1])
+
+
+class KeyTable(_SeenOnce):
+    """An audience's interned map keys (index <-> string) and interned paths (wire form);
+    `begin`, `settle`, `rollback` as _SeenOnce says."""
+
+    __slots__ = ("keys", "index", "paths", "path_index", "wire")
 
     def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
         self.keys: list[str] = []
@@ -79,9 +125,7 @@ class KeyTable:
         self.path_index: dict[tuple[int, ...], int] = {}
         self._once: set[tuple[int, ...]] = set()
         self.wire: dict[tuple[str | int, ...], tuple[int, ...]] = {}  # v1 path -> wire path, once known
-        # While begun: [keys' length, paths' length, then every change to _once: (True, p) p
-        # was taken out, (False, p) p was put in, a set: the _once it replaced]
-        self._undo: list[Any] | None = None
+        self._undo: list[Any] | None = None  # while begun: [keys' length, paths' length, changes to _once]
         for k in keys:
             self.add(k)
         for p in paths:
@@ -112,43 +156,24 @@ class KeyTable:
         """Whether a replace at `path` should intern it: the second time, while there is room."""
         if len(self.paths) >= MAX_PATHS:
             return False
-        undo = self._undo
         if path in self._once:
-            self._once.discard(path)
-            if undo is not None:
-                undo.append((True, path))
+            self._forget(path)
             return True
-        if len(self._once) >= _ONCE_KEPT:
-            if undo is not None:
-                undo.append(self._once)
-            self._once = set()
-        self._once.add(path)
-        if undo is not None:
-            undo.append((False, path))
+        self._remember(path)
         return False
 
     def begin(self) -> None:
         """Keep, from here on, what `rollback` needs to undo every change."""
         self._undo = [len(self.keys), len(self.paths)]
 
-    def settle(self) -> None:
-        """Keep the changes since `begin` (the patch that made them is sent)."""
-        self._undo = None
-
     def rollback(self) -> None:
         """Undo every change since `begin`: the table is as it was then."""
-        undo, self._undo = self._undo, None
+        undo = self._taken_log()
         if undo is None:
             return
         _take_back(self.keys, self.index, undo[0])
         _take_back(self.paths, self.path_index, undo[1])
-        for change in reversed(undo[2:]):
-            if type(change) is set:
-                self._once = change
-            elif change[0]:
-                self._once.add(change[1])
-            else:
-                self._once.discard(change[1])
+        self._undo_once(undo[2:])
         # (a cache: a wire path it holds may name a key just taken back)
         self.wire.clear()
 
@@ -165,11 +190,11 @@ class KeyTable:
         return out
 
 
-class SentenceTable:
+class SentenceTable(_SeenOnce):
     """A match's interned sentences: one said a second time is appended and then sent by index.
     `begin`, `settle` and `rollback` as KeyTable's."""
 
-    __slots__ = ("sentences", "index", "_once", "_undo")
+    __slots__ = ("sentences", "index")
 
     def __init__(self, sentences: Iterable[str] = ()) -> None:
         self.sentences: list[str] = []
@@ -184,7 +209,6 @@ class SentenceTable:
         """The compact form of one commit's `said`; interns as it goes. Built once per commit:
         every audience's patch carries the same element."""
         out: list[Any] = []
-        undo = self._undo
         for s in said:
             i = self.index.get(s)
             if i is not None:
@@ -194,32 +218,19 @@ class SentenceTable:
                 self.sentences.append(s)
                 out.append([s])
             else:
-                if len(self._once) >= _ONCE_KEPT:
-                    if undo is not None:
-                        undo.append(self._once)
-                    self._once = set()
-                if undo is not None and s not in self._once:
-                    undo.append(s)
-                self._once.add(s)
+                self._remember(s)
                 out.append(s)
         return out
 
     def begin(self) -> None:
         self._undo = [len(self.sentences)]
 
-    def settle(self) -> None:
-        self._undo = None
-
     def rollback(self) -> None:
-        undo, self._undo = self._undo, None
+        undo = self._taken_log()
         if undo is None:
             return
         _take_back(self.sentences, self.index, undo[0])
-        for change in reversed(undo[1:]):
-            if type(change) is set:
-                self._once = change
-            else:
-                self._once.discard(change)
+        self._undo_once(undo[1:])
 
     def settled(self) -> list[str]:
         """The sentences as the clients may know them: without those since `begin`."""
