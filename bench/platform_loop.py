@@ -8,6 +8,8 @@ its patch have reached all 12 connections. No `legal` requests: the driver folds
 CPU is read from /proc/<pid>/task/*/schedstat (nanoseconds on a CPU, user and system), before
 and after each match's moves (connections and joins are outside the window), so other jobs on the
 machine inflate it far less than wall time; a loaded machine still costs some (caches, frequency).
+The same windows' user and system clock ticks per thread (/proc/<pid>/task/*/stat) give the split
+between the server's own code and the kernel, summed over all matches (a tick is 10 ms).
 
 With --callgrind the server runs under valgrind's callgrind, counting instructions only while
 the moves are played (callgrind_control toggles it around each match's moves), one count per
@@ -63,6 +65,26 @@ def thread_ns(pid: int) -> tuple[int, int]:
     return loop, others
 
 
+TICK_US = 1e6 / os.sysconf("SC_CLK_TCK")
+
+
+def thread_ticks(pid: int) -> tuple[int, int, int, int]:
+    """User and system clock ticks so far (fields 14 and 15 of /proc/<pid>/task/<tid>/stat):
+    (the main thread's user, its system, every other thread's user, their system). Ticks are
+    coarse (10 ms): only their sum over many moves means anything."""
+    out = [0, 0, 0, 0]
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rpartition(")")[2].split()  # the name may hold spaces
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        base = 0 if int(tid) == pid else 2
+        out[base] += int(fields[11])      # utime: field 14 counted from the pid
+        out[base + 1] += int(fields[12])  # stime: field 15
+    return out[0], out[1], out[2], out[3]
+
+
 class Watcher:
     """One connection: the seqs of the patches it received, and its acks."""
 
@@ -98,8 +120,9 @@ def instrument(pid: int, on: bool) -> None:
     subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(pid)], check=True, capture_output=True)
 
 
-async def one_match(url: str, ws_url: str, pid: int, k: int, callgrind: bool = False) -> tuple[int, int, int]:
-    """Play one match; (moves, loop ns, other threads' ns) over its moves."""
+async def one_match(url: str, ws_url: str, pid: int, k: int,
+                    callgrind: bool = False) -> tuple[int, int, int, tuple[int, ...]]:
+    """Play one match; (moves, loop ns, other threads' ns, thread_ticks' differences) over its moves."""
     game = get_game("handcards")
     options = {"seed": 1000 + k}
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
@@ -128,6 +151,7 @@ async def one_match(url: str, ws_url: str, pid: int, k: int, callgrind: bool = F
     if callgrind:
         instrument(pid, True)
     loop0, others0 = thread_ns(pid)
+    ticks0 = thread_ticks(pid)
     while not game.status(state)["finished"]:
         seat = state["turn"]
         command = {"type": "play", "card": state["hands"][seat][0]["id"]}
@@ -139,6 +163,7 @@ async def one_match(url: str, ws_url: str, pid: int, k: int, callgrind: bool = F
             await asyncio.wait_for(w.until(seq), 30)
         state = fold(game, game.decide(state, seat, command, None), state, 1)
     loop1, others1 = thread_ns(pid)
+    ticks = tuple(b - a for a, b in zip(ticks0, thread_ticks(pid), strict=True))
     if callgrind:
         instrument(pid, False)
     for w in watchers:
@@ -146,7 +171,7 @@ async def one_match(url: str, ws_url: str, pid: int, k: int, callgrind: bool = F
     for r in readers:
         r.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
-    return seq - 1, loop1 - loop0, others1 - others0
+    return seq - 1, loop1 - loop0, others1 - others0, ticks
 
 
 def main() -> None:
@@ -163,10 +188,13 @@ def main() -> None:
         os.environ["TEAHOUSE_BENCH_WRAP"] = (f"valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes "
                                              f"--callgrind-out-file={out}/cg.%p")
     total = 0
+    ticks = [0, 0, 0, 0]
     with S.Server(args.store) as srv:
         started = time.monotonic()
         for k in range(args.matches):
-            moves, loop_ns, others_ns = asyncio.run(one_match(srv.url, srv.ws_url, srv.pid, k, args.callgrind))
+            moves, loop_ns, others_ns, match_ticks = asyncio.run(
+                one_match(srv.url, srv.ws_url, srv.pid, k, args.callgrind))
+            ticks = [a + b for a, b in zip(ticks, match_ticks, strict=True)]
             per.append((loop_ns / moves / 1000, others_ns / moves / 1000))
             total += moves
         wall = time.monotonic() - started
@@ -181,6 +209,9 @@ def main() -> None:
           + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in per))
     print(f"  median: the event loop's thread {statistics.median(loops):.0f} us, the other threads "
           f"{statistics.median(others):.0f} us; min loop {min(loops):.0f} us")
+    lu, ls, ou, os_ = (t * TICK_US / total for t in ticks)
+    print(f"  user / system, us per move over all {total} moves (clock ticks): the event loop's thread "
+          f"{lu:.0f} / {ls:.0f}, the other threads {ou:.0f} / {os_:.0f}")
 
 
 def report_callgrind(out: Path, pid: int, moves: int) -> None:
