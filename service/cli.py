@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
                          "(random SDK bots, or the server's bots of a --strength)")
     bot.add_argument("--game", default="pixies")
     bot.add_argument("--strength", type=int, default=None,
-                     help="0 random, 1 greedy, 2-5 ISMCTS: the server's bots play --seats (default all)")
+                     help="0 random, 1 greedy, 2-5 search (rollouts or ISMCTS): the server's bots play --seats (default all)")
     bot.add_argument("--seats", default=None, help="with --strength: comma-separated seats for the server's bots")
     bot.add_argument("--players", type=int, default=3)
     bot.add_argument("--url", default=_server_url(),

@@ -3,7 +3,8 @@ information: random, greedy (one ply), and information-set MCTS at increasing bu
 
 `play(game_id, state, seat, players, strength, seed)` is a pure function of its arguments
 (picklable, so the server runs it in a worker process): strength 0 plays at random, 1 is
-greedy, 2 and up search with ISMCTS_ITERATIONS[strength] iterations, capped by
+greedy, 2 and up search (dispatch.py: policy rollouts, or ISMCTS where a position lists
+thousands of moves) with ISMCTS_ITERATIONS[strength] playouts, capped by
 SECONDS_CAP[strength] of the worker's CPU time so that a slow engine never stalls a table (a
 move that hits the cap is reproducible only with the iteration count it reached).
 """
@@ -14,7 +15,8 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from service.bots.ismcts import Budget, search
+from service.bots.dispatch import search
+from service.bots.ismcts import Budget
 from service.bots.simple import greedy_move, random_move
 from service.games import get_game
 from service.games.interface import Command, State

@@ -156,14 +156,14 @@ def _one_ply(game: Game, world: State, actor: int, players: int, command: Comman
     return rewards(game, after, players)[actor]
 
 
-def _root_look(game: Game, state: State, seat: int, players: int, rng: random.Random,
-               by_key: dict[bytes, Command], root: Node, most: int, clock: Callable[[], float],
-               until: float | None) -> list[bytes]:
-    """Score up to `most` root moves one ply ahead in one sampled world (fewer if the clock
-    reaches `until`), seed the root's children with the scores (PRIOR_VISITS virtual visits
-    each) and return the order to let moves in: best first, then the moves not looked at."""
-    keys = _grouped_order(list(by_key), by_key, rng)
-    # Equal scores are let in at random, not in the look's order: where the hint cannot tell
+def one_ply_look(game: Game, state: State, seat: int, players: int, rng: random.Random,
+                 by_key: dict[bytes, Command], most: int, clock: Callable[[], float],
+                 until: float | None) -> tuple[list[tuple[float, bytes]], list[bytes]]:
+    """Up to `most` of the seat's moves scored one ply ahead in one sampled world (fewer if the
+    clock reaches `until`): (score, key) best first, and every key in the order looked at (dealt
+    by command type, so a look cut short by the clock has seen every kind of move)."""
+    keys = grouped_order(list(by_key), by_key, rng)
+    # Equal scores come out at random, not in the look's order: where the hint cannot tell
     # moves apart (Khan before any conquest), a lone `pass` must not come in among the first.
     tiebreak = {k: i for i, k in enumerate(rng.sample(keys, len(keys)))}
     world = determinize(game, state, seat, rng)
@@ -175,12 +175,22 @@ def _root_look(game: Game, state: State, seat: int, players: int, rng: random.Ra
         if value is not None:
             looked.append((-value, tiebreak[k], k))
     looked.sort()
-    for value, _, k in looked:
+    return [(-value, k) for value, _, k in looked], keys
+
+
+def _root_look(game: Game, state: State, seat: int, players: int, rng: random.Random,
+               by_key: dict[bytes, Command], root: Node, most: int, clock: Callable[[], float],
+               until: float | None) -> list[bytes]:
+    """The one-ply look at the root moves (one_ply_look); seed the root's children with its
+    scores (PRIOR_VISITS virtual visits each) and return the order to let moves in: best
+    first, then the moves not looked at."""
+    looked, keys = one_ply_look(game, state, seat, players, rng, by_key, most, clock, until)
+    for value, k in looked:
         child = Node(seat)
         child.visits = PRIOR_VISITS
-        child.reward = -value * PRIOR_VISITS
+        child.reward = value * PRIOR_VISITS
         root.children[k] = child
-    first = [k for _, _, k in looked]
+    first = [k for _, k in looked]
     seen = set(first)
     return first + [k for k in keys if k not in seen]
 
@@ -401,7 +411,7 @@ def grouped_choice(items: list[Command], rng: random.Random) -> Command:
     return rng.choice(groups[rng.choice(sorted(groups, key=str))])
 
 
-def _grouped_order(keys: list[bytes], by_key: dict[bytes, Command], rng: random.Random) -> list[bytes]:
+def grouped_order(keys: list[bytes], by_key: dict[bytes, Command], rng: random.Random) -> list[bytes]:
     """The moves shuffled, then dealt round-robin by command type: a look cut short by the
     clock has still seen every kind of move."""
     groups: dict[object, list[bytes]] = {}

@@ -10,9 +10,17 @@ the reshuffle are dropped: nobody at the table may know them.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
-from service.games.china.data import CARD_COLOUR, MIN_ROAD_CHAIN, PROVINCE_COLOUR, PROVINCE_SPACES
-from service.games.china.scoring import alliance_results, province_points, road_groups
+from service.games.china.data import (
+    CARD_COLOUR,
+    MIN_ROAD_CHAIN,
+    PROVINCE_COLOUR,
+    PROVINCE_SPACES,
+    ROAD_NEIGHBOURS,
+    SPACES,
+)
+from service.games.china.scoring import alliance_results, province_points
 from service.games.dealing import deal_pile_and_hands, hide_options
 from service.games.interface import State
 
@@ -43,38 +51,92 @@ def evaluate(state: State) -> list[float]:
     n = state["players"]
     if state["phase"] in ("waiting", "finished"):
         return [float(x) for x in state["scores"]]
-    houses = state["houses"]
-    points = [float(x) for x in state["scores"]]
-    open_provinces = []
-    for province, spaces in PROVINCE_SPACES.items():
-        if not state["scored"][province]:
-            counts = [0] * n
-            free = 0
-            for sp in spaces:
-                owner = houses[sp]
-                if owner is None:
-                    free += 1
-                else:
-                    counts[owner] += 1
-            for p, v in enumerate(province_points(counts)):
-                points[p] += v
-            if free >= 2 and any(counts):
-                open_provinces.append(PROVINCE_COLOUR[province])
+    houses, scored = state["houses"], state["scored"]
+    board, open_colours = _board_points(state["side"], tuple([houses[s] for s in SPACES]),
+                                        tuple([scored[p] for p in PROVINCE_SPACES]), n)
+    points = [float(x) + b for x, b in zip(state["scores"], board, strict=True)]
     for p in range(n):
-        for group, extendable in road_groups(houses, state["side"], p):
-            if len(group) >= MIN_ROAD_CHAIN:
-                points[p] += len(group)
-            elif extendable and len(group) >= 2:
-                points[p] += ROAD_HOPE * len(group) * len(group) / MIN_ROAD_CHAIN
-        if DOUBLE_HAND and _pays_twice(state["hands"][p], open_provinces):
+        if DOUBLE_HAND and _pays_twice(tuple(state["hands"][p]), open_colours):
             points[p] += DOUBLE_HAND
-    for a in alliance_results(state["emissaries"]):
-        for p in a["winners"]:
-            points[p] += a["points"]
+    emissaries = state["emissaries"]
+    for p, v in enumerate(_alliance_points(tuple([tuple(emissaries[q]) for q in PROVINCE_SPACES]))):
+        points[p] += v
     return points
 
 
-def _pays_twice(hand: list[str], colours: list[str]) -> bool:
+@lru_cache(maxsize=1024)
+def _alliance_points(emissaries: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Each seat's alliance points (spec 6.2) for the emissaries by province (in
+    PROVINCE_SPACES order), cached as the board is."""
+    points = [0] * len(emissaries[0])
+    for a in alliance_results(dict(zip(PROVINCE_SPACES, map(list, emissaries), strict=True))):
+        for p in a["winners"]:
+            points[p] += a["points"]
+    return tuple(points)
+
+
+@lru_cache(maxsize=4096)
+def _board_points(side: str, owners: tuple[int | None, ...], scored: tuple[bool, ...],
+                  n: int) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """What the houses are worth to each seat (unscored provinces by their houses, road chains
+    and near-chains), and the colours of the provinces that still take two pieces. A pure
+    function of the board, cached: a bot's one-ply look meets the same board again and again
+    (every card take, every payment of the same placement)."""
+    houses = dict(zip(SPACES, owners, strict=True))
+    points = [0.0] * n
+    open_provinces = []
+    for (province, spaces), done in zip(PROVINCE_SPACES.items(), scored, strict=True):
+        if done:
+            continue
+        counts = [0] * n
+        free = 0
+        for sp in spaces:
+            owner = houses[sp]
+            if owner is None:
+                free += 1
+            else:
+                counts[owner] += 1
+        if free == len(spaces):
+            continue  # no house: scores nothing, and no second piece can go in
+        for p, v in enumerate(province_points(counts)):
+            points[p] += v
+        if free >= 2:
+            open_provinces.append(PROVINCE_COLOUR[province])
+    for p, size, extendable in _road_groups(houses, ROAD_NEIGHBOURS[side]):
+        if size >= MIN_ROAD_CHAIN:
+            points[p] += size
+        elif extendable and size >= 2:
+            points[p] += ROAD_HOPE * size * size / MIN_ROAD_CHAIN
+    return tuple(points), tuple(open_provinces)
+
+
+def _road_groups(houses: dict[str, int | None], graph: dict[str, list[str]]) -> list[tuple[int, int, bool]]:
+    """Every seat's road groups at once (owner, houses, whether a free space touches it): the
+    same groups as scoring.road_groups, in one pass over the board, since bots call the hint
+    once per move they look at."""
+    seen: set[str] = set()
+    out = []
+    for start, owner in houses.items():
+        if owner is None or start in seen:
+            continue
+        size, extendable, stack = 0, False, [start]
+        seen.add(start)
+        while stack:
+            space = stack.pop()
+            size += 1
+            for nxt in graph[space]:
+                who = houses.get(nxt)
+                if who is None:
+                    extendable = True
+                elif who == owner and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        out.append((owner, size, extendable))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _pays_twice(hand: tuple[str, ...], colours: tuple[str, ...]) -> bool:
     held: dict[str, int] = {}
     for card in hand:
         held[CARD_COLOUR[card]] = held.get(CARD_COLOUR[card], 0) + 1

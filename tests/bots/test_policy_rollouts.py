@@ -1,0 +1,121 @@
+"""The policy-rollout search (service/bots/rollouts.py) and which search plays a position
+(service/bots/dispatch.py), checked in every game:
+
+- a playout plays the candidate, then every seat's moves until the searching seat is to act
+  again at a turn boundary (every other seat has answered), and no further;
+- every ply of it is a legal move of the seat the status names;
+- the search returns one of the seat's legal moves, the same every time for the same seed and
+  iteration budget, and counts whole worlds (playouts = worlds x candidates);
+- a position with more legal moves than ROLLOUT_MOST_MOVES is searched by ISMCTS, any other
+  by the rollouts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service.bots import dispatch, ismcts, rollouts
+from service.bots.ismcts import Budget
+from service.bots.simple import determinize, greedy_move
+from service.games import GAMES, get_game
+from service.games.playout import playout
+
+
+def _decisions(game_id: str, players: int, every: int = 30) -> list[tuple[dict, int]]:
+    g = get_game(game_id)
+    steps = [st for st in playout(g, players, f"policy-{game_id}-{players}") if st.seat is not None]
+    return [(st.before, st.seat) for st in steps[:: max(1, len(steps) // every)]
+            if len(g.legal_moves(st.before, st.seat)) <= dispatch.ROLLOUT_MOST_MOVES]
+
+
+class Played:
+    """The playouts' policy, with every ply it chose recorded: (seat, state, command)."""
+
+    def __init__(self) -> None:
+        self.plies: list[tuple[int, dict, dict]] = []
+
+    def __call__(self, game, state, seat, players, rng):  # type: ignore[no-untyped-def]
+        command = greedy_move(game, state, seat, players, rng)
+        self.plies.append((seat, state, command))
+        return command
+
+
+def _played_out(game_id: str, every: int, min_plies: int = 0):
+    g = get_game(game_id)
+    players = g.min_players
+    for k, (state, seat) in enumerate(_decisions(game_id, players, every)):
+        played = Played()
+        command = random.Random(k).choice(g.legal_moves(state, seat))
+        end = rollouts.playout(g, state, seat, players, command, k, min_plies, played)
+        assert end is not None
+        yield g, seat, players, end, played.plies
+
+
+@pytest.mark.parametrize("min_plies", [0, rollouts.DEEP_PLIES])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_playout_ends_where_the_seat_is_to_act_again_after_every_other_seat(game_id, min_plies):
+    answered = 0
+    for g, seat, players, end, plies in _played_out(game_id, 30, min_plies):
+        trace = [seat, *(s for s, _, _ in plies)]
+        # Never past a boundary that hands the turn back to the seat, once min_plies are played.
+        assert not any(b != a and b == seat and i >= min_plies
+                       for i, (a, b) in enumerate(zip(trace, trace[1:], strict=False)))
+        status = g.status(end)
+        if status["finished"] or len(plies) >= rollouts.ROLLOUT_CAP:
+            continue
+        assert status["to_act"][0] == seat and trace[-1] != seat and len(plies) >= min_plies
+        # The turn went round: every seat moved in the playout.
+        assert set(trace) == set(range(players))
+        answered += 1
+    assert answered, "some playout must reach the seat's next turn"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_ply_of_a_playout_is_a_legal_move_of_the_seat_to_act(game_id):
+    for g, _, _, _, plies in _played_out(game_id, 12):
+        for seat, state, command in plies:
+            assert g.status(state)["to_act"][0] == seat and command in g.legal_moves(state, seat)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_search_plays_a_legal_move_the_same_for_the_same_seed_and_counts_whole_worlds(game_id):
+    g = get_game(game_id)
+    players = g.min_players
+    for k, (state, seat) in enumerate(_decisions(game_id, players, 6)):
+        legal = g.legal_moves(state, seat)
+        a = rollouts.search(g, state, seat, players, random.Random(k), Budget(iterations=24))
+        b = rollouts.search(g, state, seat, players, random.Random(k), Budget(iterations=24))
+        assert a == b and a.command in legal
+        if len({str(m) for m in legal}) > 1 and a.iterations:
+            assert a.iterations % a.visits == 0 and a.iterations <= 24
+            assert a.iterations // a.visits == min(rollouts.CANDIDATES, a.iterations // a.visits)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_branching_of_the_position_picks_the_search(game_id, monkeypatch):
+    g = get_game(game_id)
+    called: list[str] = []
+    monkeypatch.setattr(rollouts, "search", lambda *a: called.append("rollouts") or ismcts.Choice({}, 0, 0))
+    monkeypatch.setattr(ismcts, "search", lambda *a: called.append("ismcts") or ismcts.Choice({}, 0, 0))
+    steps = [st for st in playout(g, g.min_players, f"dispatch-{game_id}") if st.seat is not None]
+    wide = 0
+    for st in steps[:: max(1, len(steps) // 30)]:
+        called.clear()
+        dispatch.search(g, st.before, st.seat, g.min_players, random.Random(0), Budget(iterations=1))
+        many = len(g.legal_moves(st.before, st.seat)) > dispatch.ROLLOUT_MOST_MOVES
+        assert called == (["ismcts"] if many else ["rollouts"])
+        wide += many
+    assert wide or game_id != "khan", "Khan's placements must reach ISMCTS"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_playout_is_a_function_of_its_world_candidate_and_stream(game_id):
+    g = get_game(game_id)
+    players = g.min_players
+    for k, (state, seat) in enumerate(_decisions(game_id, players, 6)):
+        world = determinize(g, state, seat, random.Random(k))
+        command = random.Random(k).choice(g.legal_moves(world, seat))
+        assert rollouts.playout(g, world, seat, players, command, 1000 + k) == \
+            rollouts.playout(g, world, seat, players, command, 1000 + k)
