@@ -76,8 +76,12 @@ def test_the_page_reconnects_after_the_server_restarts_and_plays_on(pages, tmp_p
             make_one_move(page, random.Random(1), 1)
             wait_seq(page, 2)
             assert api.get(f"/api/matches/{mid}").json()["seq"] == 2
-        # the crash shows up as failed requests in the console; nothing else may go wrong
-        assert [e for e in pages.errors if "ERR_CONNECTION_REFUSED" not in e and "WebSocket" not in e] == []
+        # the crash shows up as failed requests in the console (refused while it is down, or a
+        # response it cut short: seen once under load as a content-length mismatch); nothing
+        # else may go wrong
+        crashed = ("ERR_CONNECTION_REFUSED", "ERR_CONTENT_LENGTH_MISMATCH", "ERR_CONNECTION_RESET",
+                   "ERR_EMPTY_RESPONSE", "WebSocket")
+        assert [e for e in pages.errors if not any(c in e for c in crashed)] == []
     finally:
         server.stop()
 
