@@ -219,7 +219,7 @@ def _iterate(game: Game, world: State, seat: int, players: int, root: Node, rng:
             # The seat's own moves are part of what it sees: the same in every world.
             k, fresh = _root_choice(root, seat, root_moves, order)
             expanded = len(root_moves) if fresh else 0
-            after = _apply(game, state, seat, root_moves[k], rng)
+            after = apply_move(game, state, seat, root_moves[k], rng)
             if after is None:
                 del root.children[k]
                 return
@@ -259,7 +259,7 @@ def _opponent_move(game: Game, state: State, actor: int, players: int,
     best: tuple[Command, State, int] | None = None
     best_value = -1.0
     for m in drawn:
-        after = _apply(game, state, actor, m, rng)
+        after = apply_move(game, state, actor, m, rng)
         if after is None:
             continue
         if len(drawn) == 1:
@@ -313,7 +313,7 @@ def _inner_step(game: Game, state: State, actor: int, players: int, node: Node,
         k = _select(node, candidates)
         child = node.children[k]
         assert child.command is not None  # every node below the root records its move
-        after = _apply(game, state, actor, child.command, rng)
+        after = apply_move(game, state, actor, child.command, rng)
         if after is not None:
             # Availability: the moves not found illegal here count as offered in this world.
             for p in candidates:
@@ -336,7 +336,7 @@ def _listed_step(game: Game, state: State, actor: int, players: int, node: Node,
     if untried and len(present) < room:
         return _let_in(game, state, actor, players, node, _draw([keyed[k] for k in untried], rng), len(moves), rng)
     k = _select(node, present)
-    after = _apply(game, state, actor, keyed[k], rng)
+    after = apply_move(game, state, actor, keyed[k], rng)
     if after is None:
         del node.children[k]
         return None
@@ -379,7 +379,7 @@ def _let_in(game: Game, state: State, actor: int, players: int, node: Node, draw
             value = _one_ply(game, state, actor, players, m, rng)
             if value is not None and value > best_value:
                 k, command, best_value = dk, m, value
-    after = _apply(game, state, actor, command, rng)
+    after = apply_move(game, state, actor, command, rng)
     if after is None:
         return None
     if width > FEW_MOVES:
@@ -391,7 +391,7 @@ def _let_in(game: Game, state: State, actor: int, players: int, node: Node, draw
     return child, after, width
 
 
-def _apply(game: Game, state: State, actor: int, command: Command, rng: random.Random) -> State | None:
+def apply_move(game: Game, state: State, actor: int, command: Command, rng: random.Random) -> State | None:
     """The world after `actor` gives `command` (chance drawn afresh); None if illegal there."""
     try:
         return fold(game, game.decide(state, actor, command, random.Random(rng.random())), state)

@@ -39,14 +39,14 @@ import time
 from collections.abc import Callable
 
 from service.bots.evaluation import rewards
-from service.bots.ismcts import Budget, Choice, key, one_ply_look
+from service.bots.ismcts import Budget, Choice, apply_move, key, one_ply_look
 from service.bots.simple import determinize, greedy_move
-from service.games.interface import Command, Game, IllegalMove, State, fold
+from service.games.interface import Command, Game, State
 
 CANDIDATES = 6      # root moves the rollouts compare: the one-ply look's best
 LOOK_MOST = 256     # root moves looked at one ply ahead, at most
 LOOK_SHARE = 0.3    # share of a time budget the look may take
-ROLLOUT_CAP = 40    # plies at most in one rollout (a turn of many commands still ends); under 256
+ROLLOUT_CAP = 40    # plies at most in one rollout (a turn of many commands still ends); < 256: ply k's seed is stream * 256 + k + 1
 DEEPEN_WORLDS = 60  # worlds the budget must afford at the first horizon before playouts go deeper
 DEEP_PLIES = 6      # ... to the bot's first turn boundary after at least this many plies
 
@@ -113,7 +113,7 @@ def playout(game: Game, world: State, seat: int, players: int, command: Command,
     Ply k draws from its own generator, seeded by (stream, k): the candidates of one world
     meet the same chance and the same re-deals at the same ply, however many draws an earlier
     ply took."""
-    state = _after(game, world, seat, command, random.Random(stream << 8))
+    state = apply_move(game, world, seat, command, random.Random(stream << 8))
     if state is None:
         return None
     last = seat
@@ -125,15 +125,8 @@ def playout(game: Game, world: State, seat: int, players: int, command: Command,
         if actor == seat and last != seat and ply >= min_plies:
             break
         rng = random.Random((stream << 8) + ply + 1)
-        after = _after(game, state, actor, policy(game, state, actor, players, rng), rng)
+        after = apply_move(game, state, actor, policy(game, state, actor, players, rng), rng)
         if after is None:
             break
         state, last = after, actor
     return state
-
-
-def _after(game: Game, state: State, actor: int, command: Command, rng: random.Random) -> State | None:
-    try:
-        return fold(game, game.decide(state, actor, command, random.Random(rng.random())), state)
-    except IllegalMove:
-        return None

@@ -3,7 +3,8 @@
 
 - a playout plays the candidate, then every seat's moves until the searching seat is to act
   again at a turn boundary (every other seat has answered), and no further;
-- every ply of it is a legal move of the seat the status names;
+- ply k applies the policy's command of the seat the status names, with the generator of
+  (stream, k);
 - the search returns one of the seat's legal moves, the same every time for the same seed and
   iteration budget, and counts whole worlds (playouts = worlds x candidates);
 - a position with more legal moves than ROLLOUT_MOST_MOVES is searched by ISMCTS, any other
@@ -17,9 +18,9 @@ import random
 import pytest
 
 from service.bots import dispatch, ismcts, rollouts
-from service.bots.ismcts import Budget
+from service.bots.ismcts import Budget, key
 from service.bots.simple import determinize, greedy_move
-from service.games import GAMES, get_game
+from service.games import GAMES, fold, get_game
 from service.games.playout import playout
 
 
@@ -73,10 +74,32 @@ def test_a_playout_ends_where_the_seat_is_to_act_again_after_every_other_seat(ga
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_every_ply_of_a_playout_is_a_legal_move_of_the_seat_to_act(game_id):
-    for g, _, _, _, plies in _played_out(game_id, 12):
-        for seat, state, command in plies:
-            assert g.status(state)["to_act"][0] == seat and command in g.legal_moves(state, seat)
+def test_a_playout_applies_each_ply_of_the_policy_with_the_generator_of_its_stream_and_ply(game_id):
+    """Ply k of a playout with stream s decides the policy's command with the generator seeded
+    by s * 256 + k + 1 (the candidate: s * 256), so every candidate of one world meets the same
+    chance at the same ply. A policy that draws nothing (the first legal move) leaves that
+    generator's first draw to the command, which the test replays."""
+    g = get_game(game_id)
+    players = g.min_players
+
+    def first(game, state, seat, players, rng):  # type: ignore[no-untyped-def]
+        command = game.legal_moves(state, seat)[0]
+        plies.append((seat, state, command))
+        return command
+
+    def replayed(state, seat, command, seed):  # type: ignore[no-untyped-def]
+        return fold(g, g.decide(state, seat, command, random.Random(random.Random(seed).random())), state)
+
+    for k, (state, seat) in enumerate(_decisions(game_id, players, 12)):
+        plies: list[tuple[int, dict, dict]] = []
+        stream = 7000 + k
+        command = g.legal_moves(state, seat)[-1]
+        end = rollouts.playout(g, state, seat, players, command, stream, 0, first)
+        states = [replayed(state, seat, command, stream << 8)]
+        for ply, (actor, before, move) in enumerate(plies):
+            assert before == states[-1] and g.status(before)["to_act"][0] == actor
+            states.append(replayed(before, actor, move, (stream << 8) + ply + 1))
+        assert end == states[-1]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -88,9 +111,12 @@ def test_the_search_plays_a_legal_move_the_same_for_the_same_seed_and_counts_who
         a = rollouts.search(g, state, seat, players, random.Random(k), Budget(iterations=24))
         b = rollouts.search(g, state, seat, players, random.Random(k), Budget(iterations=24))
         assert a == b and a.command in legal
-        if len({str(m) for m in legal}) > 1 and a.iterations:
-            assert a.iterations % a.visits == 0 and a.iterations <= 24
-            assert a.iterations // a.visits == min(rollouts.CANDIDATES, a.iterations // a.visits)
+        distinct = len({key(m) for m in legal})
+        if distinct > 1:
+            # The look (no clock) sees every move, so the candidates are the six best, or all;
+            # 24 playouts buy as many whole worlds as that many candidates fit.
+            candidates = min(rollouts.CANDIDATES, distinct, rollouts.LOOK_MOST)
+            assert a.visits == 24 // candidates and a.iterations == a.visits * candidates
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -17,10 +17,9 @@ from service.games.china.data import (
     MIN_ROAD_CHAIN,
     PROVINCE_COLOUR,
     PROVINCE_SPACES,
-    ROAD_NEIGHBOURS,
     SPACES,
 )
-from service.games.china.scoring import alliance_results, province_points
+from service.games.china.scoring import alliance_results, province_points, road_groups
 from service.games.dealing import deal_pile_and_hands, hide_options
 from service.games.interface import State
 
@@ -102,37 +101,13 @@ def _board_points(side: str, owners: tuple[int | None, ...], scored: tuple[bool,
             points[p] += v
         if free >= 2:
             open_provinces.append(PROVINCE_COLOUR[province])
-    for p, size, extendable in _road_groups(houses, ROAD_NEIGHBOURS[side]):
-        if size >= MIN_ROAD_CHAIN:
-            points[p] += size
-        elif extendable and size >= 2:
-            points[p] += ROAD_HOPE * size * size / MIN_ROAD_CHAIN
+    for p in range(n):
+        for group, extendable in road_groups(houses, side, p):
+            if len(group) >= MIN_ROAD_CHAIN:
+                points[p] += len(group)
+            elif extendable and len(group) >= 2:
+                points[p] += ROAD_HOPE * len(group) * len(group) / MIN_ROAD_CHAIN
     return tuple(points), tuple(open_provinces)
-
-
-def _road_groups(houses: dict[str, int | None], graph: dict[str, list[str]]) -> list[tuple[int, int, bool]]:
-    """Every seat's road groups at once (owner, houses, whether a free space touches it): the
-    same groups as scoring.road_groups, in one pass over the board, since bots call the hint
-    once per move they look at."""
-    seen: set[str] = set()
-    out = []
-    for start, owner in houses.items():
-        if owner is None or start in seen:
-            continue
-        size, extendable, stack = 0, False, [start]
-        seen.add(start)
-        while stack:
-            space = stack.pop()
-            size += 1
-            for nxt in graph[space]:
-                who = houses.get(nxt)
-                if who is None:
-                    extendable = True
-                elif who == owner and nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        out.append((owner, size, extendable))
-    return out
 
 
 @lru_cache(maxsize=4096)
