@@ -60,6 +60,7 @@ import orjson
 
 from service.bots.evaluation import rewards
 from service.bots.simple import determinize
+from service.games.chance import lazy_rng
 from service.games.interface import Command, Game, IllegalMove, State, fold
 
 EXPLORATION = 0.7
@@ -150,7 +151,7 @@ def grow(game: Game, state: State, seat: int, players: int, rng: random.Random, 
 def _one_ply(game: Game, world: State, actor: int, players: int, command: Command, rng: random.Random) -> float | None:
     """`actor`'s reward (evaluation.rewards) right after `command` in `world`; None if illegal there."""
     try:
-        after = fold(game, game.decide(world, actor, command, random.Random(rng.random())), world)
+        after = fold(game, game.decide(world, actor, command, lazy_rng(rng.random())), world)
     except IllegalMove:
         return None
     return rewards(game, after, players)[actor]
@@ -394,7 +395,7 @@ def _let_in(game: Game, state: State, actor: int, players: int, node: Node, draw
 def apply_move(game: Game, state: State, actor: int, command: Command, rng: random.Random) -> State | None:
     """The world after `actor` gives `command` (chance drawn afresh); None if illegal there."""
     try:
-        return fold(game, game.decide(state, actor, command, random.Random(rng.random())), state)
+        return fold(game, game.decide(state, actor, command, lazy_rng(rng.random())), state)
     except IllegalMove:
         return None
 
@@ -462,7 +463,7 @@ def _rollout(game: Game, state: State, rng: random.Random, mover: int | None, se
             break
         move = grouped_choice(moves, rng) if GROUPS else rng.choice(moves)
         try:
-            state = fold(game, game.decide(state, actor, move, random.Random(rng.random())), state)
+            state = fold(game, game.decide(state, actor, move, lazy_rng(rng.random())), state)
         except IllegalMove:
             break
         last = actor

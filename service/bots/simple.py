@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from service.bots.evaluation import lead, scores
+from service.games.chance import lazy_rng
 from service.games.interface import Command, Game, IllegalMove, State, fold
 
 GREEDY_SAMPLE = 120  # moves looked at, at most: Khan offers ~2,000 placements
@@ -24,7 +25,7 @@ def greedy_move(game: Game, state: State, seat: int, players: int, rng: random.R
     best_value = -float("inf")
     for move in moves:
         try:
-            after = fold(game, game.decide(world, seat, move, random.Random(rng.random())), world)
+            after = fold(game, game.decide(world, seat, move, lazy_rng(rng.random())), world)
         except IllegalMove:
             continue
         value = lead(scores(game, after, players), seat)

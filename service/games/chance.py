@@ -27,17 +27,26 @@ def commit_rng(seed: str, seq: int) -> random.Random:
     return _SeededOnUse(f"teahouse/v1/{seed}/{seq}")
 
 
+def lazy_rng(seed: int | float) -> random.Random:
+    """The same numbers as `random.Random(seed)`, seeded only when first drawn from: a bot that
+    tries every legal move hands each its own generator, and most moves draw nothing."""
+    return _SeededOnUse(seed)
+
+
 class _SeededOnUse(random.Random):
     # random.Random's Python methods all draw through random() or getrandbits() (and getstate
     # reads the state): those seed first, then the instance's own bound C methods take over.
-    def __init__(self, material: str) -> None:  # no super().__init__: that would seed now
-        self._material: str | None = material
+    # A string is a commit's material (hashed as SPEC says); a number seeds as random.Random's.
+    def __init__(self, material: str | int | float) -> None:  # no super().__init__: that would seed now
+        self._material: str | int | float | None = material
         self.gauss_next = None
 
     def _seed_now(self) -> None:
         material, self._material = self._material, None
-        if material is not None:
+        if isinstance(material, str):
             super().seed(int.from_bytes(hashlib.sha256(material.encode()).digest(), "big"))
+        elif material is not None:
+            super().seed(material)
         self.random = super().random  # type: ignore[method-assign]
         self.getrandbits = super().getrandbits  # type: ignore[method-assign]
 

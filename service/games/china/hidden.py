@@ -50,17 +50,40 @@ def evaluate(state: State) -> list[float]:
     n = state["players"]
     if state["phase"] in ("waiting", "finished"):
         return [float(x) for x in state["scores"]]
-    houses, scored = state["houses"], state["scored"]
-    board, open_colours = _board_points(state["side"], tuple([houses[s] for s in SPACES]),
-                                        tuple([scored[p] for p in PROVINCE_SPACES]), n)
-    points = [float(x) + b for x, b in zip(state["scores"], board, strict=True)]
+    board, open_colours, alliances = _public_points(state)
+    points = [float(x) + b + a for x, b, a in zip(state["scores"], board, alliances, strict=True)]
     for p in range(n):
         if DOUBLE_HAND and _pays_twice(tuple(state["hands"][p]), open_colours):
             points[p] += DOUBLE_HAND
-    emissaries = state["emissaries"]
-    for p, v in enumerate(_alliance_points(tuple([tuple(emissaries[q]) for q in PROVINCE_SPACES]))):
-        points[p] += v
     return points
+
+
+# The board's worth by the identity of the parts it is read from. A state is never changed in
+# place (DESIGN: copy what changes, share the rest), so a state that shares its houses, scored
+# provinces and emissaries with one already judged shares their worth: a bot's one-ply look
+# meets the same board again and again (every card take, every exchange, every payment of the
+# same placement), and building the keys of the caches below cost more than reading them.
+_SEEN: dict[tuple[int, int, int], tuple[object, object, object, tuple]] = {}
+_SEEN_MOST = 4096
+
+
+def _public_points(state: State) -> tuple[tuple[float, ...], tuple[str, ...], tuple[int, ...]]:
+    houses, scored, emissaries = state["houses"], state["scored"], state["emissaries"]
+    ident = (id(houses), id(scored), id(emissaries))
+    hit = _SEEN.get(ident)
+    # The parts are held in the entry, so their ids cannot be reused while it stands.
+    if hit is not None and hit[0] is houses and hit[1] is scored and hit[2] is emissaries \
+            and hit[3][0] == (state["side"], state["players"]):
+        return hit[3][1]
+    n = state["players"]
+    board, open_colours = _board_points(state["side"], tuple([houses[s] for s in SPACES]),
+                                        tuple([scored[p] for p in PROVINCE_SPACES]), n)
+    alliances = _alliance_points(tuple([tuple(emissaries[q]) for q in PROVINCE_SPACES]))
+    if len(_SEEN) >= _SEEN_MOST:
+        _SEEN.clear()
+    value = (board, open_colours, alliances)
+    _SEEN[ident] = (houses, scored, emissaries, ((state["side"], n), value))
+    return value
 
 
 @lru_cache(maxsize=1024)
