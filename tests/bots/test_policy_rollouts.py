@@ -2,7 +2,8 @@
 (service/bots/dispatch.py), checked in every game:
 
 - a playout plays the candidate, then every seat's moves until the searching seat is to act
-  again at a turn boundary (every other seat has answered), and no further;
+  again at a turn boundary (every other seat has answered), then that seat's one move there
+  (HORIZON_PLY), and no further;
 - ply k applies the policy's command of the seat the status names, with the generator of
   (stream, k);
 - the search returns one of the seat's legal moves, the same every time for the same seed and
@@ -54,21 +55,34 @@ def _played_out(game_id: str, every: int, min_plies: int = 0):
         yield g, seat, players, end, played.plies
 
 
+@pytest.mark.parametrize("horizon_ply", [0, 1])
 @pytest.mark.parametrize("min_plies", [0, rollouts.DEEP_PLIES])
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_playout_ends_where_the_seat_is_to_act_again_after_every_other_seat(game_id, min_plies):
+def test_a_playout_ends_where_the_seat_is_to_act_again_after_every_other_seat(game_id, min_plies, horizon_ply,
+                                                                              monkeypatch):
+    """Without the horizon ply the playout stops at the boundary; with it, the seat's one
+    policy move there is the playout's last ply."""
+    monkeypatch.setattr(rollouts, "HORIZON_PLY", horizon_ply)
     answered = 0
     for g, seat, players, end, plies in _played_out(game_id, 30, min_plies):
         trace = [seat, *(s for s, _, _ in plies)]
-        # Never past a boundary that hands the turn back to the seat, once min_plies are played.
-        assert not any(b != a and b == seat and i >= min_plies
-                       for i, (a, b) in enumerate(zip(trace, trace[1:], strict=False)))
+        # Pair i is ply i's actor after ply i-1's (the candidate's for i = 0): a boundary that
+        # hands the turn back to the seat, once min_plies are played, is the horizon.
+        horizons = [i for i, (a, b) in enumerate(zip(trace, trace[1:], strict=False))
+                    if b != a and b == seat and i >= min_plies]
+        assert horizons in ([], [len(plies) - 1]) if horizon_ply else horizons == []
         status = g.status(end)
         if status["finished"] or len(plies) >= rollouts.ROLLOUT_CAP:
             continue
-        assert status["to_act"][0] == seat and trace[-1] != seat and len(plies) >= min_plies
-        # The turn went round: every seat moved in the playout.
-        assert set(trace) == set(range(players))
+        if horizon_ply:
+            assert horizons == [len(plies) - 1], "the seat's horizon move is the last ply"
+            ahead = plies[:-1]
+        else:
+            assert status["to_act"][0] == seat and trace[-1] != seat
+            ahead = plies
+        assert len(ahead) >= min_plies
+        # The turn went round: every seat moved in the playout before the horizon.
+        assert {seat, *(s for s, _, _ in ahead)} == set(range(players))
         answered += 1
     assert answered, "some playout must reach the seat's next turn"
 
