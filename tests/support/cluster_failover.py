@@ -9,6 +9,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
+
 from clients.python import TeahouseClient
 from tests.support.failover import Run, count_lost, tracebacks
 from tests.support.redis_cluster import LocalCluster
@@ -28,13 +30,19 @@ class FailoverResult:
     resumed_s: float  # from the kill to the first ack of a move sent after it, on the killed master's matches
     errors: Counter[str]
     tracebacks: list[str]  # in the node's log: failures nobody handled
+    # Appends acknowledged though WAIT ran out first (the node's /metrics), before the kill and
+    # in the whole run: after the failover the promoted replica has no replica of its own, so
+    # every WAIT on it runs out; one before the kill means a replica lagged by the timeout.
+    wait_timeouts_before_kill: float = 0.0
+    wait_timeouts: float = 0.0
 
     def line(self) -> str:
         return (f"cluster failover, wait_replicas={self.wait_replicas}: {self.acked} moves acked "
                 f"({self.acked_before_kill} before the kill), {self.on_killed_master} matches on the killed "
                 f"master, {self.lost} acked moves lost, {self.diverged} matches diverged, play resumed "
                 f"{self.resumed_s:.1f} s after the kill; errors seen: {dict(self.errors) or 'none'}; "
-                f"{len(self.tracebacks)} tracebacks in the node's log")
+                f"{len(self.tracebacks)} tracebacks in the node's log; WAITs ran out: "
+                f"{self.wait_timeouts_before_kill:g} before the kill, {self.wait_timeouts:g} in all")
 
 
 async def kill_a_master_mid_play(workdir: Path, wait_replicas: int, matches: int = 6,
@@ -55,6 +63,7 @@ async def kill_a_master_mid_play(workdir: Path, wait_replicas: int, matches: int
         victim = Counter(masters.values()).most_common(1)[0][0]
         doomed = [m for m in run.ids if masters[m] == victim]
         acked_before = ledger.count()
+        waits_before = await _wait_timeouts(server.url)
         await asyncio.to_thread(cluster.kill, victim)
         killed_at = time.monotonic()  # the process is gone: a move sent from now on can only land on its replica
         await asyncio.to_thread(cluster.wait_failover, victim)
@@ -67,7 +76,7 @@ async def kill_a_master_mid_play(workdir: Path, wait_replicas: int, matches: int
         return FailoverResult(wait_replicas, ledger.count(), acked_before, len(doomed),
                               lost, len(ledger.diverged),
                               (min(first) - killed_at) if first else float("nan"), ledger.errors,
-                              tracebacks(server.log_text()))
+                              tracebacks(server.log_text()), waits_before, await _wait_timeouts(server.url))
     finally:
         if run is not None:
             await run.close()
@@ -75,3 +84,11 @@ async def kill_a_master_mid_play(workdir: Path, wait_replicas: int, matches: int
             await client.aclose()
         server.stop()
         cluster.stop()
+
+
+async def _wait_timeouts(url: str) -> float:
+    """teahouse_wait_timeouts_total as the node's /metrics reports it."""
+    async with httpx.AsyncClient() as http:
+        text = (await http.get(url + "/metrics", timeout=10)).text
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith("teahouse_wait_timeouts_total"))
