@@ -31,9 +31,10 @@ scatters the ends (Chinese Squared lost with it), so the depth follows the budge
 
 What it is for: the other seats answer a move the way a one-ply player would, not at random
 as below ISMCTS's root, so it judges a move against sensible replies. Measured against the
-greedy bot (bench/README.md, "Policy rollouts"): stronger than ISMCTS in Chinese Squared, as
-strong in China, Pixies and Gùgōng; dispatch.py keeps ISMCTS where a ply lists thousands of
-moves (Khan), since a greedy ply looks at every one of them.
+greedy bot (bench/README.md, "Policy rollouts" and "The bot's own move at the horizon"):
+stronger than ISMCTS in China and Chinese Squared, as strong in Pixies and Gùgōng; dispatch.py
+keeps ISMCTS where a ply lists thousands of moves (Khan), since a greedy ply looks at every one
+of them.
 
 Deterministic given the seed and an iteration budget (playouts: worlds x candidates); a time
 budget only caps the work (the playouts it took are reported, so the move can be re-run).
