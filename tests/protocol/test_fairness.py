@@ -109,28 +109,45 @@ def test_the_servers_commit_rng_is_the_spec_one():
         assert [theirs.getrandbits(32) for _ in range(700)] == [mine.next32() for _ in range(700)]
 
 
-@pytest.mark.parametrize("first", ["random", "getrandbits", "randrange", "shuffle", "gauss", "sample", "choice",
-                                   "randbytes", "getstate", "uniform"])
+FIRST_DRAWS = ["random", "getrandbits", "randrange", "shuffle", "gauss", "sample", "choice", "randbytes",
+               "getstate", "uniform"]
+
+
+def _drawn(rng: random.Random, first: str) -> list:
+    """`first` drawn from `rng`, then a few plain draws after it."""
+    if first == "shuffle":
+        xs = list(range(40))
+        rng.shuffle(xs)
+        out: list = [xs]
+    elif first == "getstate":
+        out = [rng.getstate()]
+    else:
+        out = [{"random": lambda: rng.random(), "getrandbits": lambda: rng.getrandbits(70),
+                "randrange": lambda: rng.randrange(1000), "gauss": lambda: rng.gauss(0, 1),
+                "sample": lambda: rng.sample(range(100), 7), "choice": lambda: rng.choice("abcdefg"),
+                "randbytes": lambda: rng.randbytes(11), "uniform": lambda: rng.uniform(-3, 3)}[first]()]
+    return [*out, rng.random(), rng.getrandbits(33), rng.gauss(0, 1)]
+
+
+@pytest.mark.parametrize("first", FIRST_DRAWS)
 def test_the_commit_rng_draws_as_cpythons_random_whatever_is_drawn_first(first):
     """SPEC 10, step 4: the generator *is* `random.Random(n)`; the server seeds it only when a
     decide first draws from it, so every way of drawing first must give the same numbers."""
 
     from service.games.chance import commit_rng
 
-    def draw(rng: random.Random) -> list:
-        if first == "shuffle":
-            xs = list(range(40))
-            rng.shuffle(xs)
-            out: list = [xs]
-        elif first == "getstate":
-            out = [rng.getstate()]
-        else:
-            out = [{"random": lambda: rng.random(), "getrandbits": lambda: rng.getrandbits(70),
-                    "randrange": lambda: rng.randrange(1000), "gauss": lambda: rng.gauss(0, 1),
-                    "sample": lambda: rng.sample(range(100), 7), "choice": lambda: rng.choice("abcdefg"),
-                    "randbytes": lambda: rng.randbytes(11), "uniform": lambda: rng.uniform(-3, 3)}[first]()]
-        return [*out, rng.random(), rng.getrandbits(33), rng.gauss(0, 1)]
-
     for seq in (1, 2, 77):
         n = int.from_bytes(hashlib.sha256(f"teahouse/v1/{FAIR['seed']}/{seq}".encode()).digest(), "big")
-        assert draw(commit_rng(FAIR["seed"], seq)) == draw(random.Random(n))
+        assert _drawn(commit_rng(FAIR["seed"], seq), first) == _drawn(random.Random(n), first)
+
+
+@pytest.mark.parametrize("first", FIRST_DRAWS)
+def test_the_bots_lazy_rng_draws_as_cpythons_random_of_its_seed(first):
+    """The bots hand each move they try a generator seeded only when drawn from (docs/bots.md:
+    a match with bots replays exactly), so it must be `random.Random(seed)` for the floats and
+    ints they seed it with."""
+
+    from service.games.chance import lazy_rng
+
+    for seed in (random.Random(5).random(), 0.0, 12345, 2**80 + 3):
+        assert _drawn(lazy_rng(seed), first) == _drawn(random.Random(seed), first)

@@ -52,3 +52,19 @@ def test_a_hand_that_pays_for_two_pieces_in_one_province_counts():
     # Both red provinces empty: one piece only there; in Zhao (orange, with a house) the red
     # pair pays for one piece and nothing for a second.
     assert ahead(position(hands=two_red, houses={"zhao1": B})) == 0
+
+
+def test_the_hint_is_a_function_of_the_state_not_of_which_objects_it_shares():
+    """The hint remembers the board's worth by the identity of the parts states share (they are
+    never changed in place); a state judged anew from copies of its parts, or after many
+    others, must be worth the same."""
+    import copy
+
+    from service.games import get_game
+    from service.games.playout import playout
+
+    game = get_game("china")
+    states = [st.after for st in playout(game, 4, "hint-identity") if st.seat is not None]
+    first = [evaluate(s) for s in states]
+    assert [evaluate(copy.deepcopy(s)) for s in reversed(states)] == first[::-1]
+    assert [evaluate(s) for s in states] == first
