@@ -63,26 +63,25 @@ def evaluate(state: State) -> list[float]:
 # provinces and emissaries with one already judged shares their worth: a bot's one-ply look
 # meets the same board again and again (every card take, every exchange, every payment of the
 # same placement), and building the keys of the caches below cost more than reading them.
-_SEEN: dict[tuple[int, int, int], tuple[object, object, object, tuple]] = {}
+PublicPoints = tuple[tuple[float, ...], tuple[str, ...], tuple[int, ...]]  # board, open colours, alliances
+_SEEN: dict[tuple[int, ...], tuple[list[object], PublicPoints]] = {}
 _SEEN_MOST = 4096
 
 
-def _public_points(state: State) -> tuple[tuple[float, ...], tuple[str, ...], tuple[int, ...]]:
-    houses, scored, emissaries = state["houses"], state["scored"], state["emissaries"]
-    ident = (id(houses), id(scored), id(emissaries))
+def _public_points(state: State) -> PublicPoints:
+    parts = [state["houses"], state["scored"], state["emissaries"], state["side"], state["players"]]
+    ident = tuple(map(id, parts))
     hit = _SEEN.get(ident)
-    # The parts are held in the entry, so their ids cannot be reused while it stands.
-    if hit is not None and hit[0] is houses and hit[1] is scored and hit[2] is emissaries \
-            and hit[3][0] == (state["side"], state["players"]):
-        return hit[3][1]
-    n = state["players"]
-    board, open_colours = _board_points(state["side"], tuple([houses[s] for s in SPACES]),
+    # The entry holds the parts, so their ids cannot be reused by other objects while it stands.
+    if hit is not None and all(a is b for a, b in zip(hit[0], parts, strict=True)):
+        return hit[1]
+    houses, scored, emissaries, side, n = parts
+    board, open_colours = _board_points(side, tuple([houses[s] for s in SPACES]),
                                         tuple([scored[p] for p in PROVINCE_SPACES]), n)
-    alliances = _alliance_points(tuple([tuple(emissaries[q]) for q in PROVINCE_SPACES]))
+    value = (board, open_colours, _alliance_points(tuple([tuple(emissaries[q]) for q in PROVINCE_SPACES])))
     if len(_SEEN) >= _SEEN_MOST:
         _SEEN.clear()
-    value = (board, open_colours, alliances)
-    _SEEN[ident] = (houses, scored, emissaries, ((state["side"], n), value))
+    _SEEN[ident] = (parts, value)
     return value
 
 
@@ -102,8 +101,8 @@ def _board_points(side: str, owners: tuple[int | None, ...], scored: tuple[bool,
                   n: int) -> tuple[tuple[float, ...], tuple[str, ...]]:
     """What the houses are worth to each seat (unscored provinces by their houses, road chains
     and near-chains), and the colours of the provinces that still take two pieces. A pure
-    function of the board, cached: a bot's one-ply look meets the same board again and again
-    (every card take, every payment of the same placement)."""
+    function of the board, cached by content where the identity cache above misses: every
+    payment of one placement builds an equal board in a new object."""
     houses = dict(zip(SPACES, owners, strict=True))
     points = [0.0] * n
     open_provinces = []
