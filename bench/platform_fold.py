@@ -5,7 +5,7 @@
 - patch size: for every commit of the playouts and every audience (each seat, and the
   spectators), the msgpack bytes of the `patch` message the server would send (a
   protocol.patch.diff between consecutive documents {"view", "status"}, as
-  service/projection.py builds them) against the bytes of the full `view` message;
+  service/match/projection.py builds them) against the bytes of the full `view` message;
 - the server-side cost per commit and audience of view + status + diff + encode.
 
 Run:

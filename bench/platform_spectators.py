@@ -1,11 +1,11 @@
 """1,000 spectators on one match: move -> last spectator latency, and encode work per move.
 
 Part 1, in process: one handcards match (bench/games/handcards) through the server's own
-MatchRuntime broadcast path (service.projection + runtime._broadcast) with N watcher stubs of
+MatchRuntime broadcast path (service.match.projection + runtime._broadcast) with N watcher stubs of
 each wire encoding in use (v2 msgpack); counts the encode calls and the time spent encoding
 per move for N = 1, 10, 100, 1,000. "Encode once per audience" means those do not grow with N
 (one call per audience, its wire encoding, which is also the form the projection keeps for a
-reconnecting client's resync, service/projection.py KEPT_AS; plus the commit's sentences once).
+reconnecting client's resync, service/match/projection.py KEPT_AS; plus the commit's sentences once).
 
 Part 2, a real server: `teahouse serve --bench-games` (SQLite, synchronous=FULL by default, or
 Redis with appendfsync always), 4 seats in this process and N spectators spread over
@@ -61,8 +61,8 @@ class _Watcher:
 def encode_work(spectators: int) -> tuple[float, float, int]:
     """(encode calls per move, encode µs per move, bytes delivered per move) for one match
     with `spectators` spectator watchers and its 4 seats."""
-    from service.projection import Projection
-    from service.runtime import fan_out
+    from service.match.projection import Projection
+    from service.match.runtime import fan_out
 
     enable_bench_games()
     game = get_game("handcards")
@@ -83,7 +83,7 @@ def encode_work(spectators: int) -> tuple[float, float, int]:
         calls += 1
         return out
 
-    import service.projection as projection_module
+    import service.match.projection as projection_module
 
     projection_module.encode = counted  # type: ignore[assignment]
     try:

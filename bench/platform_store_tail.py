@@ -79,7 +79,7 @@ async def appends_only(args: argparse.Namespace, url: str, redis_pid: int | None
 
 
 async def run(args: argparse.Namespace, url: str, redis_pid: int | None) -> None:
-    from service.runtime import MatchRuntime
+    from service.match.runtime import MatchRuntime
     from service.store import Commit, open_store
     from service.store.base import MatchRecord, SeatRecord
 

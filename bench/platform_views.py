@@ -1,5 +1,5 @@
 """CPU per move of what a commit costs the projection, for every game: each audience's document
-(view + status) and its patch diff against the audience's previous one (service/projection.py),
+(view + status) and its patch diff against the audience's previous one (service/match/projection.py),
 over the same random playouts, in CPU time of this process (other jobs on the cores do not
 inflate it). Also: the share of diff comparisons settled by identity (`is`), which views that
 share unchanged parts (service/games/sharing.py) raise.

@@ -10,7 +10,7 @@ import orjson
 from protocol.errors import ProtocolError
 
 # A wire name's prefix for a connection whose `hello` said `"said": false` (SPEC 4.1): its
-# patches leave out the commit's sentences (service.projection.Frame); it encodes alike.
+# patches leave out the commit's sentences (service.match.projection.Frame); it encodes alike.
 QUIET = "quiet."
 
 

@@ -32,7 +32,7 @@ class Negotiated:
     @property
     def wire(self) -> str:
         """What a frame is encoded for: the encoding, prefixed `v2.` for protocol v2
-        (protocol.codec and service.projection.Frame take this name)."""
+        (protocol.codec and service.match.projection.Frame take this name)."""
         return self.encoding if self.version == 1 else f"v{self.version}.{self.encoding}"
 
 

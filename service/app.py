@@ -1,7 +1,7 @@
 """The Starlette app: HTTP routes for the lobby and replays, and the WebSocket endpoint.
 
 The app factory only composes; the WebSocket endpoint is a thin adapter around
-service.session.Session.
+service.ws.session.Session.
 """
 
 from __future__ import annotations
@@ -25,26 +25,28 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from protocol.versions import negotiate, unsupported_reason
-from service import admin, logs, metrics, pauses, replay, retention
-from service.access import AccessLog
-from service.address_limits import ConnectionCounts, CreationWindow
 from service.bots import pool as bot_pool
 from service.games import GAMES, get_game
-from service.guards import (
+from service.http import admin
+from service.http.guards import (
     WRITE_EXTENSION,
     WRITE_FRAMED_EXTENSION,
     install_log_redaction,
     json_body,
     seat_token,
 )
-from service.limits import Limits
-from service.lobby import Lobby, LobbyError, open_hand
-from service.narration import names_of, story
-from service.origins import OriginGuard
-from service.runtime import DIVERGED_SEEN
-from service.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
+from service.http.origins import OriginGuard
+from service.match import replay, retention
+from service.match.lobby import Lobby, LobbyError, open_hand
+from service.match.narration import names_of, story
+from service.match.runtime import DIVERGED_SEEN
+from service.ops import logs, metrics, pauses
+from service.ops.access import AccessLog
+from service.ops.limits import Limits
 from service.store import EventStore, MatchRecord, StoreUnavailable, open_store
-from service.ws_direct import CLOSE_TOO_MANY, CLOSE_UNSUPPORTED, ENDPOINT_KEY, Endpoint, IdleSweep
+from service.ws.address_limits import ConnectionCounts, CreationWindow
+from service.ws.edge import CLOSE_TOO_MANY, CLOSE_UNSUPPORTED, ENDPOINT_KEY, Endpoint, IdleSweep
+from service.ws.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
 
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
@@ -137,7 +139,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, holder["lobby"].forget),
             name="retention") if lim.retention_days else None
-        # service/ws_direct.py serves /ws from uvicorn's protocol object, with this endpoint
+        # service/ws/edge.py serves /ws from uvicorn's protocol object, with this endpoint
         yield {ENDPOINT_KEY: Endpoint(lobby, lim, connections, IdleSweep(lim.idle_socket_s))}
         if keeping is not None:
             keeping.cancel()
@@ -306,7 +308,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         return json(_summary(rec, await lobby().store.last_seq(rec.id)), 201)
 
     async def websocket(ws: WebSocket) -> None:
-        """/ws through ASGI: served only where service/ws_direct.py does not serve it (another
+        """/ws through ASGI: served only where service/ws/edge.py does not serve it (another
         ASGI server); the same handshake checks, the same Session."""
         offered = list(ws.scope.get("subprotocols") or [])
         chosen = negotiate(offered)
@@ -414,7 +416,7 @@ async def serve_session(ws: WebSocket, lobby: Lobby, encoding: str, limits: Limi
             writer = None
             session.direct = write_framed if not handling and not closing.done() else None
 
-    # Served by our uvicorn protocol (service.guards), frames are written at once, in the
+    # Served by our uvicorn protocol (service.http.guards), frames are written at once, in the
     # broadcast that queued them; the writer task is only for a socket that cannot take them
     # now (its buffer is full) or another ASGI server.
     extensions = ws.scope.get("extensions") or {}

@@ -8,7 +8,7 @@ import dataclasses
 import os
 import sys
 
-from service.limits import Limits, env_name
+from service.ops.limits import Limits, env_name
 from service.store import DEFAULT_URL, SHARED_SCHEMES
 
 STORE_ENV = "TEAHOUSE_STORE_URL"  # --workers: how the parent hands its store to each process
@@ -105,19 +105,19 @@ def _serve(args: argparse.Namespace) -> int:
     import logging
     import logging.config
 
-    from service import logs
     from service.app import create_app
-    from service.guards import guarded_http
+    from service.http.guards import guarded_http
+    from service.ops import logs
 
     log_config = logs.config(args.log_format or logs.default_format(), args.log_level, args.access_log)
     logging.config.dictConfig(log_config)
     limits = Limits.from_sources(args)
     # uvicorn's protocols with deadlines for slow requests and a close that is not lost (guards);
-    # /ws served from the WebSocket protocol object itself (ws_direct)
+    # /ws served from the WebSocket protocol object itself (service.ws.edge)
     options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits), loop=_event_loop(),
-                         ws="service.ws_direct:DirectWebSocketProtocol", ws_per_message_deflate=False,
+                         ws="service.ws.edge:DirectWebSocketProtocol", ws_per_message_deflate=False,
                          ws_max_size=1 << 20, log_level=args.log_level, lifespan="on",
-                         log_config=log_config, access_log=False,  # the access log is service/access.py
+                         log_config=log_config, access_log=False,  # the access log is service/ops/access.py
                          # SIGTERM: stop accepting, close WebSockets with 1012 (guards), then this
                          timeout_graceful_shutdown=limits.drain_s)
     if args.workers < 1:
@@ -142,7 +142,7 @@ def _serve(args: argparse.Namespace) -> int:
         raw = getattr(args, f"limit_{f.name}", None)
         if raw is not None:
             os.environ[env_name(f.name)] = raw
-    options["http"] = "service.guards:GuardedHttpFromEnv"  # worker processes import it, limits from env
+    options["http"] = "service.http.guards:GuardedHttpFromEnv"  # worker processes import it, limits from env
     uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
     return 0
 

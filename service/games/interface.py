@@ -98,7 +98,7 @@ class Game:
     # The public, unchanging facts a client needs to draw this game for these options and
     # seat count: board geometry, card faces, tile shapes. Never anything hidden.
     reference: Callable[[dict[str, Any], int], dict[str, Any]] = lambda options, players: {}
-    # Words for people (service/narration.py falls back to generic words without one).
+    # Words for people (service/match/narration.py falls back to generic words without one).
     narrator: Narrator | None = None
     # Every command and the fields it takes. `decide` runs behind the shared preamble
     # (service.games.preamble): the same situation gets the same code in every game, and a

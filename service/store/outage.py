@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
-from service import metrics
+from service.ops import metrics
 from service.store.base import StoreUnavailable
 
 log = logging.getLogger("teahouse.store")

@@ -26,7 +26,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from service import metrics
+from service.ops import metrics
 from service.store import resp
 from service.store.base import (
     Commit,

@@ -1,7 +1,7 @@
 """RFC 6455 on /ws, with frames written byte for byte by the test: several frames in one TCP
 write (a control frame among them), a frame split over many writes, 16-bit lengths, and the
 frames a server must refuse (unmasked: 1002, reserved bits without an extension: 1002, a text
-frame that is not UTF-8: 1007). The server reads the common frames itself (service/ws_direct.py)
+frame that is not UTF-8: 1007). The server reads the common frames itself (service/ws/edge.py)
 and leaves everything else to websockets' parser, so both paths are exercised here."""
 
 from __future__ import annotations
@@ -109,10 +109,10 @@ async def test_frames_written_together_are_answered_in_order_with_a_ping_among_t
 @pytest.mark.parametrize("count, pad", [(40, 0), (12, 20_000)])
 async def test_requests_behind_one_that_waits_for_the_store_are_answered_in_order(server, count, pad):
     """`spectate` waits for the store; the requests read behind it (more than the frames, or the
-    bytes, the server holds before it stops reading the socket: ws_direct.HELD_FRAMES, HELD_BYTES)
+    bytes, the server holds before it stops reading the socket: edge.HELD_FRAMES, HELD_BYTES)
     wait for its answer and are then answered one by one, in order, none lost, both from the
     bytes already read and from those left in the socket."""
-    from service.ws_direct import HELD_BYTES, HELD_FRAMES
+    from service.ws.edge import HELD_BYTES, HELD_FRAMES
 
     assert count > 2 * HELD_FRAMES or count * pad > 2 * HELD_BYTES
 

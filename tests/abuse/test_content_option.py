@@ -20,7 +20,7 @@ from tests.support.server import ServerProcess
 
 @pytest.fixture(scope="module")
 def roomy_server(tmp_path_factory):
-    """A server whose operator allows options as large as a request body (service/limits.py),
+    """A server whose operator allows options as large as a request body (service/ops/limits.py),
     so that the engine's own content limits are what is tested."""
     work = tmp_path_factory.mktemp("content")
     proc = ServerProcess(f"sqlite:{work / 'data'}", work / "server.log")

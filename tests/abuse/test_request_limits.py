@@ -15,7 +15,7 @@ import pytest
 import websockets
 
 from clients.python import Rejected, TeahouseClient
-from service.limits import Limits
+from service.ops.limits import Limits
 from tests.e2e.helpers import close_all, seat_players
 from tests.support.server import sqlite_server
 

@@ -15,7 +15,7 @@ import msgpack
 import redis
 import websockets
 
-from service.limits import Limits
+from service.ops.limits import Limits
 
 SOCKETS = 4
 

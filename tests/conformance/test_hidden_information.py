@@ -15,7 +15,7 @@ import pytest
 
 from service.games import GAMES, get_game
 from service.games.playout import playout
-from service.projection import Projection
+from service.match.projection import Projection
 from tests.support.hidden import forbidden
 
 LONG = os.environ.get("TEAHOUSE_LONG") == "1"

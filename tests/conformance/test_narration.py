@@ -17,7 +17,7 @@ import pytest
 
 from service.games import GAMES, get_game
 from service.games.playout import playout
-from service.narration import commit_sentences, move_labels
+from service.match.narration import commit_sentences, move_labels
 
 LONG = os.environ.get("TEAHOUSE_LONG") == "1"
 SEEDS = [f"words-{i}" for i in range(12 if LONG else 2)]

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from service.lobby import new_match_id
+from service.match.lobby import new_match_id
 
 TEAHOUSE = [sys.executable, "-m", "service.cli"]
 ROOT = Path(__file__).resolve().parents[2]

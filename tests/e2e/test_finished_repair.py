@@ -17,7 +17,7 @@ import httpx
 
 from clients.python import TeahouseClient
 from clients.python.bot import play_seat
-from service.lobby import new_match_id
+from service.match.lobby import new_match_id
 from service.store import MatchRecord, open_store
 from tests.e2e.helpers import seat_players
 

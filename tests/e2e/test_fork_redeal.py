@@ -19,9 +19,9 @@ import httpx
 import pytest
 
 from clients.python import ServerError, TeahouseClient
-from service import replay
 from service.games import GAMES, get_game
 from service.games.chance import commit_rng
+from service.match import replay
 from service.store import MatchRecord, open_store
 from tests.e2e.helpers import close_all, play_resilient, seat_players, states_by_seq
 from tests.support.hidden_parts import HIDDEN

@@ -9,8 +9,8 @@ import sys
 
 from clients.python import ServerError, TeahouseClient
 from clients.python.bot import run_match
-from service import replay
 from service.games import get_game
+from service.match import replay
 from service.store import Commit, MatchRecord
 from tests.e2e.helpers import close_all, play_resilient, seat_players
 from tests.support.server import ROOT

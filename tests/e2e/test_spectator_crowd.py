@@ -1,5 +1,5 @@
 """A crowd of spectators on one match (more than a broadcast writes in one turn of the event
-loop, service.runtime.FANOUT_CHUNK): every spectator, on every protocol and encoding, gets every
+loop, service.match.runtime.FANOUT_CHUNK): every spectator, on every protocol and encoding, gets every
 patch once, in seq order (SPEC §6, §12.3), and ends on the document a replay gives; the seats
 play on as usual. Real server, real sockets."""
 
@@ -12,7 +12,7 @@ import msgpack
 
 from clients.python import TeahouseClient
 from protocol.v2 import decode_frame
-from service.runtime import FANOUT_CHUNK
+from service.match.runtime import FANOUT_CHUNK
 from tests.e2e.helpers import doc_of, play_resilient
 
 CROWD = FANOUT_CHUNK + 40

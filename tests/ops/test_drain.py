@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from service.limits import Limits
+from service.ops.limits import Limits
 from tests.support.balancer import HAPROXY, kill_a_node_behind_the_balancer
 
 pytestmark = pytest.mark.skipif(shutil.which(HAPROXY) is None, reason="haproxy is not installed")

@@ -1,4 +1,4 @@
-"""service.limits: one dataclass, set by flag, environment or default, in that order."""
+"""service.ops.limits: one dataclass, set by flag, environment or default, in that order."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from service.limits import Limits, env_name
+from service.ops.limits import Limits, env_name
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:

@@ -9,7 +9,7 @@ import pytest
 
 from protocol.errors import ERROR_CODES
 from protocol.messages import CLIENT_TYPES
-from tests.protocol.make_vectors import ASYNCAPI, asyncapi_document, render_asyncapi
+from tools.make_vectors import ASYNCAPI, asyncapi_document, render_asyncapi
 
 DOC = asyncapi_document()
 SCHEMAS = DOC["components"]["schemas"]

@@ -10,7 +10,7 @@ import random
 import orjson
 import pytest
 
-from tests.protocol.make_vectors import VECTORS
+from tools.make_vectors import VECTORS
 
 FAIR = orjson.loads((VECTORS / "fairness.json").read_bytes())
 

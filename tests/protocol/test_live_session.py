@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.protocol.make_vectors import VECTORS, Recorder, capture
+from tools.make_vectors import VECTORS, Recorder, capture
 
 # starlette.testclient warns that it wants httpx2; httpx is what the project has.
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
@@ -128,7 +128,7 @@ async def test_frame_limits_64_kib_is_an_error_1_mib_closes_1009(sqlite_server):
 
 async def test_the_513th_queued_frame_cuts_the_connection_with_4408():
     # SPEC §8/§9: the outbox holds 512 frames; a client that lets it fill is closed with 4408.
-    from service.session import OUTBOX, Session
+    from service.ws.session import OUTBOX, Session
 
     cuts: list[tuple[int, str]] = []
     session = Session(None, "json", lambda code, reason: cuts.append((code, reason)))  # type: ignore[arg-type]

@@ -86,7 +86,7 @@ def test_apply_of_diff_on_documents_shaped_like_the_protocols(pair):
 @PROPERTY
 @given(st.lists(st.tuples(edited(), docs, docs), min_size=1, max_size=4), edited(), st.data())
 def test_diffs_sharing_a_memo_each_give_their_own_new(audiences, shared, data):
-    """The server diffs every audience's document with one memo (service/projection.py), and
+    """The server diffs every audience's document with one memo (service/match/projection.py), and
     those documents hold the same objects in places: each patch must still turn its own old
     document into its own new one, whatever the others shared."""
     shared_old, shared_new = shared
@@ -107,7 +107,7 @@ def test_diffs_sharing_a_memo_each_give_their_own_new(audiences, shared, data):
 @given(edited(), edited(), st.sampled_from(["view", "status", ""]), st.sampled_from(["status", "b"]))
 def test_a_document_diffed_part_by_part_gives_the_whole_documents_ops(view, status, first, second):
     """The server diffs a document's parts on their own, at their paths (`at`), and sends their
-    ops one after the other (service/projection.py): those are the ops of the whole document's
+    ops one after the other (service/match/projection.py): those are the ops of the whole document's
     diff, the same in the same order."""
     if first == second:
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.protocol.make_vectors import SPEC
+from tools.make_vectors import SPEC
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = SPEC.read_text()
@@ -34,8 +34,9 @@ def test_the_http_statuses_match_section_2():
 
 
 def test_close_codes_and_limits_match_the_server():
-    from service import app, session
-    from service.limits import Limits
+    from service import app
+    from service.ops.limits import Limits
+    from service.ws import session
 
     closes = _section(8)
     assert re.search(rf"^\| {app.CLOSE_UNSUPPORTED} \|", closes, re.M)
@@ -56,7 +57,7 @@ def test_the_transport_limit_is_what_teahouse_serve_configures():
 
 
 def test_resync_window_and_remembered_rejections():
-    from service import projection, runtime
+    from service.match import projection, runtime
 
     limits = _section(9)
     assert f"last {projection.RECENT} per audience" in limits
@@ -65,7 +66,7 @@ def test_resync_window_and_remembered_rejections():
 
 
 def test_the_http_limits_are_the_guards_constants():
-    from service.limits import Limits
+    from service.ops.limits import Limits
 
     http = " ".join(_section(2).split())
     assert f"A body is at most {Limits.max_body_bytes} bytes (413 `body_too_large`)" in http
@@ -119,7 +120,7 @@ def test_spec_and_asyncapi_give_one_order_for_the_answer_to_join():
 
 
 def test_the_per_connection_request_limits_are_the_defaults():
-    from service.limits import Limits
+    from service.ops.limits import Limits
 
     limits = _section(9)
     assert f"a burst of {Limits.request_burst}, then {Limits.requests_per_second:g} a second" in limits
@@ -133,7 +134,7 @@ def test_the_per_connection_request_limits_are_the_defaults():
 
 def test_the_operator_limits_clients_meet_are_the_defaults():
     from service import app
-    from service.limits import Limits
+    from service.ops.limits import Limits
 
     http = " ".join(_section(2).split())
     assert f"created {Limits.matches_per_address_per_minute} matches in the last minute" in http

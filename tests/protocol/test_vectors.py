@@ -19,7 +19,7 @@ from protocol.codec import decode, encode
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.messages import CLIENT_TYPES, parse_client
 from protocol.patch import apply
-from tests.protocol.make_vectors import GEN_START, SPEC, VECTORS, fill_spec, render_blocks
+from tools.make_vectors import GEN_START, SPEC, VECTORS, fill_spec, render_blocks
 
 INDEX = orjson.loads((VECTORS / "index.json").read_bytes())
 NAMES = [e["name"] for e in INDEX]

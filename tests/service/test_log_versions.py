@@ -13,8 +13,8 @@ import redis
 
 from service.games import fold, get_game
 from service.games.playout import playout
-from service.lobby import Lobby
-from service.runtime import SNAPSHOT_EVERY
+from service.match.lobby import Lobby
+from service.match.runtime import SNAPSHOT_EVERY
 from service.store import MatchRecord, open_store
 from service.store.base import EVENT_SCHEMA
 from tests.service.test_runtime import play, started

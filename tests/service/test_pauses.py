@@ -1,4 +1,4 @@
-"""The node's garbage-collector policy and its pause measurements (service/pauses.py)."""
+"""The node's garbage-collector policy and its pause measurements (service/ops/pauses.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sys
 import textwrap
 import time
 
-from service.metrics import REGISTRY
-from service.pauses import PauseWatch
+from service.ops.metrics import REGISTRY
+from service.ops.pauses import PauseWatch
 
 # A process under the node's policy makes two kinds of cyclic garbage: short-lived cycles (a
 # move's objects) and cycles that live for a while first (a match, a connection), so that they
@@ -19,7 +19,7 @@ from service.pauses import PauseWatch
 _CHURN = textwrap.dedent("""
     import gc, sys
     from collections import deque
-    from service.pauses import settle_gc
+    from service.ops.pauses import settle_gc
 
     settle_gc()
     dropped = alive = peak = 0

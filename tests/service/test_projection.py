@@ -11,7 +11,7 @@ import pytest
 from protocol.patch import apply
 from service.games import GAMES, get_game
 from service.games.playout import playout
-from service.projection import Projection
+from service.match.projection import Projection
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -38,7 +38,7 @@ def test_patches_rebuild_every_audience_view(game_id, which):
 
 
 def test_each_frame_is_encoded_once_per_encoding(monkeypatch):
-    import service.projection as projection
+    import service.match.projection as projection
 
     calls = []
     real = projection.encode
@@ -90,11 +90,11 @@ V1_ENCODINGS = ("msgpack", "json", "quiet.msgpack", "quiet.json")
 
 @pytest.mark.parametrize("game_id", [*GAMES, "handcards"])
 def test_every_resync_sends_the_bytes_the_live_patches_had(game_id, monkeypatch):
-    """The window keeps patches in another form than v1's (service.projection KEPT_AS): over a
+    """The window keeps patches in another form than v1's (service.match.projection KEPT_AS): over a
     whole random match of every game, for every audience, a v1 resync from any seq the window
     covers gets exactly the live patches' bytes, in every v1 encoding, while patches intern keys
     and paths, sentences come and go, and the window drops its oldest patches."""
-    import service.projection as projection
+    import service.match.projection as projection
     from service.games import enable_bench_games
 
     enable_bench_games()
@@ -125,7 +125,7 @@ def test_every_resync_sends_the_bytes_the_live_patches_had(game_id, monkeypatch)
 
 
 def test_the_resync_window_holds_bytes_not_containers():
-    """What the window keeps is not walked by the garbage collector (service/pauses.py)."""
+    """What the window keeps is not walked by the garbage collector (service/ops/pauses.py)."""
     g = get_game("pixies")
     steps = list(playout(g, 2, "gc"))
     proj = Projection(g, "m")

@@ -9,8 +9,8 @@ import msgpack
 import pytest
 
 from service.games import IllegalMove, fold, get_game
-from service.lobby import Lobby
-from service.runtime import SNAPSHOT_EVERY
+from service.match.lobby import Lobby
+from service.match.runtime import SNAPSHOT_EVERY
 from service.store import open_store
 
 

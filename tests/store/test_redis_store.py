@@ -59,7 +59,7 @@ async def test_wait_replicas_waits_then_acknowledges_and_counts_a_timeout(redis_
     wait_timeout_ms, and the timeout is counted (Limits.wait_replicas)."""
     import time
 
-    from service import metrics
+    from service.ops import metrics
 
     def counted() -> float:
         return metrics.REGISTRY.get_sample_value("teahouse_wait_timeouts_total") or 0.0

@@ -11,7 +11,7 @@ import pytest
 from service.games.hieroglyphs import GAME
 from service.games.hieroglyphs.narrate import describe_commit, describe_end, describe_move
 from service.games.hieroglyphs.rules import _EVOLVERS
-from service.narration import commit_sentences
+from service.match.narration import commit_sentences
 from tests.games.hieroglyphs.helpers import A, B, at_turn, f2, run_events, started
 
 NAMES = ["Ann", "Ben", "Cy", "Dee"]

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from service.lobby import Lobby, LobbyError
+from service.match.lobby import Lobby, LobbyError
 from service.store import MatchRecord
 
 PAGE_MAX = 500

@@ -15,15 +15,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from service import replay
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import commit_rng, new_seed, seed_commitment
 from service.games.interface import upcast
 from service.games.redealt import REDEAL
-from service.presence import PresencePoller
-from service.runtime import Diverged, MatchRuntime, system_move_id
-from service.settle import settle
+from service.match import replay
+from service.match.presence import PresencePoller
+from service.match.runtime import Diverged, MatchRuntime, system_move_id
+from service.match.settle import settle
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 log = logging.getLogger("teahouse.lobby")

@@ -18,15 +18,15 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from protocol import messages
-from service import logs, metrics
 from service.bots import DEFAULT_STRENGTH, bot_rng
 from service.bots import pool as bot_pool
 from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
-from service.narration import commit_sentences, move_labels, names_of
-from service.projection import Audience, Frame, Prepared, Projection
-from service.settle import finished_result, note_repair, usable_snapshot
+from service.match.narration import commit_sentences, move_labels, names_of
+from service.match.projection import Audience, Frame, Prepared, Projection
+from service.match.settle import finished_result, note_repair, usable_snapshot
+from service.ops import logs, metrics
 from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
 from service.store.outage import Backoff
@@ -62,7 +62,7 @@ _REFS = itertools.count(1)
 
 
 class Watcher(Protocol):
-    """A connection watching a match (service.session.Session implements it)."""
+    """A connection watching a match (service.ws.session.Session implements it)."""
 
     encoding: str
 
@@ -646,7 +646,7 @@ class MatchRuntime:
 
     def remote_presence(self, by_node: dict[str, tuple[list[int], int]]) -> None:
         """The other nodes' counts for this match (the lobby polls them for all its matches at
-        once, service/presence.py); broadcast presence if it changed."""
+        once, service/match/presence.py); broadcast presence if it changed."""
         self._remote_presence = by_node
         if not self.closed:
             self._broadcast_presence()

@@ -1,6 +1,6 @@
 """What one WebSocket connection may ask of a node: a request rate and an outbound byte budget.
 
-Both are token buckets (service/limits.py sets their sizes). The request bucket is charged only
+Both are token buckets (service/ops/limits.py sets their sizes). The request bucket is charged only
 for a message read while this connection's previous answer is still waiting to be written: a
 client that waits for each answer before it sends the next request (one request in flight) is
 paced by its own round trips and is never refused, while one that pipelines requests faster than

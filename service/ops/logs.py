@@ -72,7 +72,7 @@ def default_format() -> str:
 
 def config(fmt: str, level: str = "warning", access_log: bool = True) -> dict[str, Any]:
     """A logging.config dict for the node, given to uvicorn too (its worker processes apply it)."""
-    formatter = "service.logs.JsonFormatter" if fmt == "json" else "service.logs.TextFormatter"
+    formatter = "service.ops.logs.JsonFormatter" if fmt == "json" else "service.ops.logs.TextFormatter"
     lvl = level.upper()
     return {
         "version": 1,

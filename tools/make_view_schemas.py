@@ -1,6 +1,6 @@
 """Regenerate docs/games/schemas/<id>.view.json: the JSON Schema of each game's view.
 
-    .venv/bin/python -m tests.support.make_view_schemas
+    .venv/bin/python -m tools.make_view_schemas
 
 The schema is inferred from the views of many random matches (every seat count, every audience,
 every commit), then committed and reviewed like code: it says which fields a view has, their
@@ -19,7 +19,7 @@ import orjson
 from service.games import GAMES, get_game
 from service.games.playout import playout
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "games" / "schemas"
 PLAYOUTS = 8
 

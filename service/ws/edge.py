@@ -3,7 +3,7 @@
 WebSocket, the middleware stack or a task per connection (issue 12: CPU per move, memory per
 idle connection).
 
-The handshake keeps what the ASGI endpoint did (service/app.py `websocket`, service/origins.py):
+The handshake keeps what the ASGI endpoint did (service/app.py `websocket`, service/http/origins.py):
 the Origin check (4403), the subprotocol negotiation (4406), the per-address connection count
 (4429), the access-log line when the session ends. After it, a frame is handled at once
 (Session.receive); one that waits for the store (join, spectate, move) runs in a task of its
@@ -35,14 +35,14 @@ from websockets.http11 import Request
 from websockets.protocol import State
 
 from protocol.versions import negotiate, unsupported_reason
-from service import metrics
-from service.address_limits import ConnectionCounts
-from service.guards import QUIET, LingeringWebSocketProtocol, redact
-from service.limits import Limits
-from service.lobby import Lobby
-from service.origins import CLOSE_ORIGIN, origin_allowed
-from service.projection import ws_frame
-from service.session import CLOSE_IDLE, Session
+from service.http.guards import QUIET, LingeringWebSocketProtocol, redact
+from service.http.origins import CLOSE_ORIGIN, origin_allowed
+from service.match.lobby import Lobby
+from service.match.projection import ws_frame
+from service.ops import metrics
+from service.ops.limits import Limits
+from service.ws.address_limits import ConnectionCounts
+from service.ws.session import CLOSE_IDLE, Session
 
 ENDPOINT_KEY = "teahouse.ws"  # the lifespan state key under which the app offers its endpoint
 CLOSE_UNSUPPORTED = 4406
@@ -154,7 +154,7 @@ class DirectWebSocketProtocol(LingeringWebSocketProtocol):
         refusal: tuple[str | None, int, str] | None = None
         if origin is not None and not origin_allowed(origin, headers.get("Host"), endpoint.limits.cors_origins):
             # Accepted, then closed with the reason: a browser shows a close code and reason to
-            # the page, where a refused handshake is only "failed" (service/origins.py).
+            # the page, where a refused handshake is only "failed" (service/http/origins.py).
             why = f"pages at {origin[:100]} may not use this server (docs/operators.md, cors_origins)"
             refusal = (offered[0] if offered else None, CLOSE_ORIGIN, why.encode()[:123].decode(errors="ignore"))
         chosen = negotiate(offered) if refusal is None else None

@@ -60,7 +60,7 @@ LOADED_MATCHES = Gauge("teahouse_loaded_matches", "Match runtimes loaded on this
 DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches this node found with a log that went backwards "
                          "since it started", registry=REGISTRY)
 # Seconds: a young collection takes well under a millisecond, a full one over a large heap 100s
-# (service/pauses.py).
+# (service/ops/pauses.py).
 _PAUSE = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 GC_PAUSE_SECONDS = Histogram("teahouse_gc_pause_seconds", "Duration of each garbage collection (the event "
                              "loop waits for it), by generation (2 = full)", ["generation"], buckets=_PAUSE,

@@ -1,8 +1,8 @@
 """The access log: one line per HTTP request (and per WebSocket session, when it ends).
 
 uvicorn's own access line has no duration and is text; this one carries `method`, `path`,
-`status`, `ms` and `client` as fields (service/logs.py). A query string is logged with any
-token in it blanked (service.guards.redact).
+`status`, `ms` and `client` as fields (service/ops/logs.py). A query string is logged with any
+token in it blanked (service.http.guards.redact).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import logging
 import time
 from typing import Any
 
-from service.guards import redact
+from service.http.guards import redact
 
 log = logging.getLogger("teahouse.access")
 

@@ -14,7 +14,7 @@ The policy (`settle_gc`, once per process when the app starts):
   collections, it never skips one: cyclic garbage is still found by the next young collection, or
   by a full one once it has aged (GC_THRESHOLDS keeps those about as frequent as CPython's).
 What a node keeps for long is kept in forms the collector does not walk where that is cheap
-(service.projection keeps its resync patches as bytes).
+(service.match.projection keeps its resync patches as bytes).
 
 `PauseWatch` measures: every collection's duration by generation, and how late a timer fired on
 the loop (a stall of any cause), both as /metrics histograms.
@@ -27,7 +27,7 @@ import gc
 import time
 from typing import Any
 
-from service.metrics import GC_PAUSE_SECONDS, LOOP_LAG_SECONDS
+from service.ops.metrics import GC_PAUSE_SECONDS, LOOP_LAG_SECONDS
 
 LAG_PERIOD_S = 0.05  # metrics.LOOP_LAG_SECONDS
 # Young collections every 5,000 net container allocations instead of 700 (1-4 ms each), a middle

@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from service import metrics
 from service.games import Game, fold, get_game
+from service.ops import metrics
 from service.store import EventStore, MatchRecord
 from service.store.base import EVENT_SCHEMA
 

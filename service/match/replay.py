@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.games import fold, get_game
-from service.narration import names_of, story
-from service.projection import Projection
+from service.match.narration import names_of, story
+from service.match.projection import Projection
 from service.store import Commit, MatchRecord
 
 

@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 
-from service.runtime import MatchRuntime
+from service.match.runtime import MatchRuntime
 from service.store import EventStore, StoreUnavailable
 
 log = logging.getLogger("teahouse.presence")

@@ -1,7 +1,7 @@
 """What an anonymous client may cost a node over HTTP: body size and time, media type, where a
 seat token may travel, and log lines that never carry one.
 
-The numbers are operator limits (service/limits.py); SPEC.md section 2 and docs/operators.md
+The numbers are operator limits (service/ops/limits.py); SPEC.md section 2 and docs/operators.md
 state their defaults and tests/protocol checks they agree.
 """
 
@@ -21,8 +21,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.protocol import State
 
-from service.limits import Limits
-from service.lobby import LobbyError
+from service.match.lobby import LobbyError
+from service.ops.limits import Limits
 
 _TOKEN_IN_TEXT = re.compile(r"([?&;]token=)[^&;\s\"']*", re.I)
 _BEARER_IN_TEXT = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.~+/=]+", re.I)
@@ -346,7 +346,7 @@ class LingeringWebSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
     def write_framed(self, framed: bytes) -> bool:
-        """Write a whole WebSocket data frame, already framed (service.projection.ws_frame),
+        """Write a whole WebSocket data frame, already framed (service.match.projection.ws_frame),
         to the socket at once: a broadcast frames a message once and hands the same bytes to
         every connection. The connection's state machine has nothing to learn from an
         unfragmented data frame, so it is bypassed. False, and nothing written, as in

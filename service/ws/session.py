@@ -19,14 +19,14 @@ from protocol import messages
 from protocol.codec import QUIET, decode, encode
 from protocol.errors import ProtocolError
 from protocol.v2 import compact_ack
-from service import logs, metrics
 from service.games import GAMES, IllegalMove
-from service.limits import Limits
-from service.lobby import Lobby, LobbyError
-from service.projection import Audience
-from service.ratelimit import ConnectionBudget
-from service.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, diverged_message
+from service.match.lobby import Lobby, LobbyError
+from service.match.projection import Audience
+from service.match.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, diverged_message
+from service.ops import logs, metrics
+from service.ops.limits import Limits
 from service.store import StoreUnavailable
+from service.ws.ratelimit import ConnectionBudget
 
 log = logging.getLogger("teahouse.session")
 
