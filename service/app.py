@@ -51,8 +51,8 @@ from service.ws.session import CLOSE_IDLE, STORE_UNAVAILABLE, Session
 log = logging.getLogger("teahouse.app")
 WEB = Path(__file__).resolve().parent.parent / "clients" / "web"
 JS = Path(__file__).resolve().parent.parent / "clients" / "js"  # the JS SDK, imported by the web client
-# The JSON Schema of each game's view (docs/games/schemas/<id>.view.json), served as it is.
-VIEW_SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "games" / "schemas"
+# The JSON Schema of each game's view (protocol/schemas/<id>.view.json), served as it is.
+VIEW_SCHEMAS = Path(__file__).resolve().parent.parent / "protocol" / "schemas"
 
 
 def json(data: Any, status: int = 200) -> Response:
