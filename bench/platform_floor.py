@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 RECIPIENTS = 12
-FRAME = bytes((0x82, 40)) + b"x" * 40   # a 42-byte frame: handcards' seat patch (bench/README.md)
+FRAME = bytes((0x82, 40)) + b"x" * 40   # a 42-byte frame: about what a handcards seat is sent per move (the rig's B/move, bench/README.md)
 MOVE = b"m" * 30
 ROW = b"r" * 150
 

@@ -1,21 +1,37 @@
 #!/usr/bin/env bash
-# Makes ./.venv with Teahouse and its test tools installed, and a redis-server on PATH.
-# Idempotent: a second run only checks. Used by `make serve` and `make test`.
+# Makes ./.venv with Teahouse (an editable install of this checkout) and its test tools.
+#   ./deploy/bootstrap.sh                the runtime and the test extras (pytest, mypy, Playwright...)
+#   ./deploy/bootstrap.sh --runtime      the runtime dependencies only: what `make serve` needs
+#   ./deploy/bootstrap.sh --with-redis   the test extras, and redis-server, haproxy, chromium on the machine
+# Idempotent: a second run only checks. Used by the Makefile's targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+extras="[test]"; machine=""
+for arg in "$@"; do
+  case "$arg" in
+    --runtime) extras="" ;;
+    --with-redis) machine=1 ;;
+    *) echo "usage: $0 [--runtime | --with-redis]" >&2; exit 2 ;;
+  esac
+done
 
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.teahouse-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+# One stamp per mode; an install with the test extras holds the runtime too.
+with_tests=.venv/.teahouse-installed
+runtime_only=.venv/.teahouse-installed-runtime
+fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+if [ -n "$extras" ]; then stamp=$with_tests; else stamp=$runtime_only; fi
+if ! fresh "$stamp" && ! fresh "$with_tests"; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test]'
+  .venv/bin/python -m pip install --quiet -e ".$extras"
   touch "$stamp"
 fi
 
-if [ "${1:-}" = "--with-redis" ]; then
+if [ -n "$machine" ]; then
   # The integration tests need redis-server (and redis-cli for the cluster tests); the
   # balancer tests put Debian's haproxy in front of real nodes; the browser tests drive
   # Debian's chromium (never a browser build downloaded by Playwright).

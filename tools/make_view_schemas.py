@@ -1,4 +1,4 @@
-"""Regenerate docs/games/schemas/<id>.view.json: the JSON Schema of each game's view.
+"""Regenerate protocol/schemas/<id>.view.json: the JSON Schema of each game's view.
 
     .venv/bin/python -m tools.make_view_schemas
 
@@ -20,7 +20,7 @@ from service.games import GAMES, get_game
 from service.games.playout import playout
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "docs" / "games" / "schemas"
+OUT = ROOT / "protocol" / "schemas"  # package data: the server serves these files (service/http/static.py)
 PLAYOUTS = 8
 
 

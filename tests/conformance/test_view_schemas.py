@@ -1,4 +1,4 @@
-"""Every view matches its game's published JSON Schema (docs/games/schemas/<id>.view.json,
+"""Every view matches its game's published JSON Schema (protocol/schemas/<id>.view.json,
 served at /api/games/<id>/view-schema): random matches of every seat count, every audience,
 every commit, with seeds other than those the schemas were made from."""
 
@@ -13,7 +13,7 @@ import pytest
 from service.games import GAMES, get_game
 from service.games.playout import playout
 
-SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "games" / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[2] / "protocol" / "schemas"
 
 
 def validator(game_id: str) -> jsonschema.Draft202012Validator:

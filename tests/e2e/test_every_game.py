@@ -56,13 +56,13 @@ async def test_full_match_over_the_wire(sqlite_server, game_id):
 
 async def test_live_views_match_the_served_schema(sqlite_server):
     """The view a seat and a spectator receive over the wire matches the schema the server
-    publishes at /api/games/<id>/view-schema, which is the file in docs/games/schemas."""
+    publishes at /api/games/<id>/view-schema, which is the file in protocol/schemas."""
     client = TeahouseClient(sqlite_server.url)
     async with httpx.AsyncClient(base_url=sqlite_server.url, timeout=30) as http:
         for game_id in GAMES:
             served = await http.get(f"/api/games/{game_id}/view-schema")
             assert served.status_code == 200
-            assert served.content == (ROOT / "docs" / "games" / "schemas" / f"{game_id}.view.json").read_bytes()
+            assert served.content == (ROOT / "protocol" / "schemas" / f"{game_id}.view.json").read_bytes()
             check = jsonschema.Draft202012Validator(served.json())
             g = get_game(game_id)
             mid = (await client.create_match(game_id, g.min_players))["match"]

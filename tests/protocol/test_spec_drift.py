@@ -20,7 +20,7 @@ def _section(number: int) -> str:
 def test_the_http_error_codes_the_server_raises_are_in_section_2():
     listed = set(re.findall(r"^\| \d{3} \| `([a-z_]+)` \|", _section(2), re.M))
     raised: set[str] = set()
-    for path in (ROOT / "service").glob("*.py"):
+    for path in (ROOT / "service").rglob("*.py"):
         raised |= set(re.findall(r'(?:LobbyError|problem)\(\s*"([a-z_]+)"', path.read_text()))
     assert raised, "found no LobbyError in service/"
     assert raised <= listed, raised - listed
@@ -28,7 +28,7 @@ def test_the_http_error_codes_the_server_raises_are_in_section_2():
 
 def test_the_http_statuses_match_section_2():
     rows = dict((code, int(status)) for status, code in re.findall(r"^\| (\d{3}) \| `([a-z_]+)` \|", _section(2), re.M))
-    for path in (ROOT / "service").glob("*.py"):
+    for path in (ROOT / "service").rglob("*.py"):
         for code, status in re.findall(r'LobbyError\(\s*"([a-z_]+)"[^)]*?,\s*(\d{3})\)', path.read_text(), re.S):
             assert rows[code] == int(status), code
 

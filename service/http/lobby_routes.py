@@ -1,0 +1,95 @@
+"""The lobby's HTTP routes (protocol/SPEC.md section 2): the games and their view schemas,
+creating and listing matches, one match's summary, taking a seat."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.games import GAMES, get_game
+from service.http.answers import guarded, json
+from service.http.guards import json_body
+from service.http.summary import MATCH_STATES, summary
+from service.match.lobby import Lobby, LobbyError
+from service.ops.limits import Limits
+from service.ws.address_limits import CreationWindow
+
+
+class LobbyRoutes:
+    """The routes over the lobby that the app's lifespan opens (`lobby` returns it) and the
+    operator's limits. `count_creation` is shared with the fork route, which creates a match too."""
+
+    def __init__(self, lobby: Callable[[], Lobby], limits: Limits, schemas: Mapping[str, bytes]) -> None:
+        self.lobby, self.limits, self.schemas = lobby, limits, schemas
+        self.creations = CreationWindow(limits.matches_per_address_per_minute)
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/games", self.games),
+            Route("/api/games/{game}/view-schema", guarded(self.view_schema)),
+            Route("/api/matches", guarded(self.create_match), methods=["POST"]),
+            Route("/api/matches", guarded(self.list_matches), methods=["GET"]),
+            Route("/api/matches/{match}", guarded(self.get_match)),
+            Route("/api/matches/{match}/seats", guarded(self.take_seat), methods=["POST"]),
+        ]
+
+    def count_creation(self, request: Request) -> None:
+        """A client address creates at most matches_per_address_per_minute matches a minute."""
+        wait = self.creations.hit(request.client.host if request.client else "")
+        if wait:
+            exc = LobbyError("rate_limited", f"this address created {self.limits.matches_per_address_per_minute} "
+                             f"matches in the last minute, its limit; try again in {math.ceil(wait)} s", 429)
+            exc.retry_after_s = wait
+            raise exc
+
+    async def games(self, request: Request) -> Response:
+        return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
+                      "max_players": g.max_players, "rules_version": g.rules_version}
+                     for g in map(get_game, GAMES)])
+
+    async def view_schema(self, request: Request) -> Response:
+        schema = self.schemas.get(request.path_params["game"])
+        if schema is None:
+            raise LobbyError("unknown_game", f"unknown game; known: {', '.join(self.schemas)}", 404)
+        return Response(schema, media_type="application/schema+json")
+
+    async def create_match(self, request: Request) -> Response:
+        lim = self.limits
+        body = await json_body(request, lim)
+        options = body.get("options")
+        if lim.options_max_bytes and options is not None and len(orjson.dumps(options)) > lim.options_max_bytes:
+            raise LobbyError("options_too_large", f"options may be at most {lim.options_max_bytes} bytes "
+                             "written as JSON", 413)
+        self.count_creation(request)
+        lobby = self.lobby()
+        rec = await lobby.create(body.get("game"), body.get("players"), body.get("options"),
+                                 body.get("listed", True), turn_seconds=body.get("turn_seconds"),
+                                 absent=body.get("absent", "bot"), bots=body.get("bots"))
+        return json(summary(rec, await lobby.store.last_seq(rec.id) if rec.bots else 0), 201)
+
+    async def list_matches(self, request: Request) -> Response:
+        want = request.query_params.get("state")
+        if want and want not in MATCH_STATES:
+            raise LobbyError("bad_field", f"state must be one of: {', '.join(MATCH_STATES)}")
+        lobby = self.lobby()
+        recs = [await lobby.free_idle_seats(r) for r in await lobby.store.list_matches()]
+        rows = [summary(r) for r in recs]
+        if want:
+            rows = [r for r in rows if r["state"] == want]
+        return json(rows)
+
+    async def get_match(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        rec = await self.lobby().settled(match_id)
+        return json(summary(rec, await self.lobby().store.last_seq(match_id)))
+
+    async def take_seat(self, request: Request) -> Response:
+        body = await json_body(request, self.limits)
+        match = request.path_params["match"]
+        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"))
+        return json({"match": match, "seat": seat, "token": token}, 201)

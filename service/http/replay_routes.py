@@ -1,0 +1,87 @@
+"""The routes that read a match's log (protocol/SPEC.md section 2): the raw log once it is over, the
+replay of any seq from an audience's view, a fork from any seq, and the games' reference data."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from service.games import GAMES, get_game
+from service.http.answers import guarded, int_param, json
+from service.http.guards import json_body, seat_token
+from service.http.summary import summary
+from service.match import replay
+from service.match.lobby import Lobby, LobbyError
+from service.match.narration import names_of, story
+from service.ops.limits import Limits
+
+
+class ReplayRoutes:
+    """The routes over the lobby that the app's lifespan opens (`lobby` returns it). A fork creates
+    a match, so it is counted by the same per-address window as a creation (`count_creation`)."""
+
+    def __init__(self, lobby: Callable[[], Lobby], limits: Limits,
+                 count_creation: Callable[[Request], None]) -> None:
+        self.lobby, self.limits, self.count_creation = lobby, limits, count_creation
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/games/{game}/reference", guarded(self.game_reference)),
+            Route("/api/matches/{match}/log", guarded(self.match_log)),
+            Route("/api/matches/{match}/reference", guarded(self.match_reference)),
+            Route("/api/matches/{match}/replay", guarded(self.replay_at)),
+            Route("/api/matches/{match}/fork", guarded(self.fork), methods=["POST"]),
+        ]
+
+    async def game_reference(self, request: Request) -> Response:
+        game_id = request.path_params["game"]
+        if game_id not in GAMES:
+            raise LobbyError("unknown_game", f"unknown game {game_id!r}; known: {', '.join(GAMES)}", 404)
+        g = get_game(game_id)
+        players = int_param(request.query_params.get("players"), "players", g.min_players,
+                            g.min_players, g.max_players)
+        return json({"game": game_id, "players": players, "reference": g.reference({}, players)})
+
+    async def match_reference(self, request: Request) -> Response:
+        rec = await self.lobby().record(request.path_params["match"])
+        g = get_game(rec.game)
+        return json({"game": rec.game, "players": rec.players, "reference": g.reference(rec.options, rec.players)})
+
+    async def match_log(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        lobby = self.lobby()
+        rec = await lobby.settled(match_id)
+        if not rec.finished:
+            raise LobbyError("match_live", "the raw log is public once the match is over; "
+                             "while it is live use /replay, which shows an audience's view", 409)
+        commits = await lobby.store.read(match_id)
+        final = replay.state_at(rec, commits, len(commits))
+        said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
+        return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
+                     "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+
+    async def replay_at(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        q = request.query_params
+        lobby = self.lobby()
+        rec = await lobby.settled(match_id)
+        last = await lobby.store.last_seq(match_id)
+        seq = int_param(q.get("seq"), "seq", last, 0, last)
+        token = seat_token(request)
+        seat = None
+        if q.get("seat") not in (None, "", "spectator"):
+            seat = int_param(q.get("seat"), "seat", 0, 0, rec.players - 1)
+            if not rec.finished and await lobby.seat_for_token(match_id, token) != seat:
+                raise LobbyError("bad_token", "a live match shows a seat's view only to that seat's token", 403)
+        commits = await lobby.store.read(match_id, 0, seq)
+        return json(replay.at(rec, commits, seq, seat))
+
+    async def fork(self, request: Request) -> Response:
+        body = await json_body(request, self.limits)
+        self.count_creation(request)
+        lobby = self.lobby()
+        rec = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
+        return json(summary(rec, await lobby.store.last_seq(rec.id)), 201)

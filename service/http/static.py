@@ -1,0 +1,58 @@
+"""The files the server serves as they are: the web client (`/web/`, where `/` leads), the
+JavaScript SDK it imports (`/js`) and each game's view schema (`/api/games/{game}/view-schema`).
+
+They are package data of `clients` and `protocol` (pyproject.toml), found with importlib.resources,
+so that an installed wheel serves them exactly as a checkout does.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from service.games import GAMES
+
+
+def package_dir(package: str, name: str) -> Path:
+    """A directory of a package's data on the file system. StaticFiles and FileResponse serve
+    files by path, and pip installs a wheel unpacked, so the resource is a real directory."""
+    return Path(str(files(package).joinpath(name)))
+
+
+WEB = package_dir("clients", "web")
+JS = package_dir("clients", "js")
+
+
+def view_schemas() -> dict[str, bytes]:
+    """Each game's view schema (protocol/schemas/<id>.view.json, made by tools/make_view_schemas.py),
+    read once at start-up rather than on the event loop per request."""
+    folder = files("protocol").joinpath("schemas")
+    found = {g: folder.joinpath(f"{g}.view.json") for g in GAMES}
+    return {g: path.read_bytes() for g, path in found.items() if path.is_file()}
+
+
+async def web_index(request: Request) -> Response:
+    return FileResponse(WEB / "index.html")
+
+
+async def to_web(request: Request) -> Response:
+    return RedirectResponse("/web/")
+
+
+def routes() -> list[BaseRoute]:
+    """The web client and the SDK, each only where its files are installed."""
+    out: list[BaseRoute] = []
+    if (WEB / "index.html").exists():
+        out += [
+            Route("/", to_web),
+            Route("/web/", web_index),
+            Mount("/web", StaticFiles(directory=WEB), name="web"),
+        ]
+    if (JS / "teahouse.js").exists():
+        out.append(Mount("/js", StaticFiles(directory=JS), name="js"))
+    return out
