@@ -1,5 +1,6 @@
 """service/http/admin.py against docs/operators.md (Admin API) and SPEC.md 2 and 2.1, over a real
-server process: the routes exist only with an admin token (404 otherwise); every request carries
+server process (and, for a node without a token, its app in this process): the routes exist only
+with an admin token (404 otherwise); every request carries
 `Authorization: Bearer <token>` (anything else: 401 `admin_unauthorized`, before anything is
 looked up); the list holds every match, unlisted ones too, newest first, paged with `limit` at most
 500 and `next_offset` null on the last page, each row the summary of SPEC 2.1 with `listed`; the
@@ -18,6 +19,8 @@ import msgpack
 import orjson
 import pytest
 
+from service.app import create_app
+from service.ops.limits import Limits
 from service.store.sqlite import SqliteStore
 from tests.support.played import Played, play
 from tests.support.server import sqlite_server
@@ -68,13 +71,17 @@ def problem(r: httpx.Response, status: int, code: str) -> None:
 
 # -- switched on and guarded -------------------------------------------------------------------------
 
-def test_without_an_admin_token_the_routes_do_not_exist(sqlite_server):
-    with httpx.Client(base_url=sqlite_server.url, timeout=10) as plain:
-        match = plain.post("/api/matches", json={"game": "pixies", "players": 2}).json()["match"]
-        assert plain.get("/admin/matches", headers=AUTH).status_code == 404
-        assert plain.get(f"/admin/matches/{match}/log", headers=AUTH).status_code == 404
-        assert plain.delete(f"/admin/matches/{match}", headers=AUTH).status_code == 404
-        assert plain.get(f"/api/matches/{match}").status_code == 200, "nothing was deleted"
+async def test_without_an_admin_token_the_routes_do_not_exist(tmp_path):
+    # The app a node serves without --admin-token, in this process: no route answers /admin.
+    store = SqliteStore(tmp_path / "data")
+    app = create_app(store=store, limits=Limits(admin_token=""))
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://node.test") as plain:
+            for method, path in (("GET", "/admin/matches"), ("GET", "/admin/matches/Xq3vN8kPz2Lm/log"),
+                                 ("DELETE", "/admin/matches/Xq3vN8kPz2Lm")):
+                assert (await plain.request(method, path, headers=AUTH)).status_code == 404, path
+    finally:
+        await store.close()
 
 
 @pytest.mark.parametrize("authorization", [

@@ -13,7 +13,8 @@ import re
 
 import pytest
 
-from service.match.lobby import Lobby, LobbyError, new_match_id
+from service.match.lobby import Lobby, LobbyError, new_match_id, open_hand
+from service.store import MatchRecord
 from service.store.sqlite import SqliteStore
 
 URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -256,3 +257,21 @@ async def test_exact_must_be_a_boolean(lobby):
     rec = await lobby.create("pixies", 2)
     err = await refused(lobby.fork(rec.id, 0, exact="yes"))
     assert (err.code, err.status) == ("bad_field", 400)
+
+
+def fork_record(options: dict, forked_from: dict | None) -> MatchRecord:
+    return MatchRecord(id="Xq3vN8kPz2Lm", game="china", players=3, options=options, listed=True, seed="0" * 64,
+                       seed_sha256="", created=0, forked_from=forked_from)
+
+
+@pytest.mark.parametrize(("options", "origin", "expected"), [
+    ({}, None, False),  # not a fork
+    ({"deck_order": ["x"]}, None, False),  # a stacked deck, but no public origin to read it in
+    ({}, {"match": "a", "seq": 5, "exact": False}, False),  # dealt again (SPEC 11)
+    ({}, {"match": "a", "seq": 5, "exact": True}, True),  # the origin's shuffles, public in its log
+    ({}, {"match": "a", "seq": 0, "exact": False}, False),  # a fresh deal from its own seed
+    ({"deck_order": ["x"]}, {"match": "a", "seq": 0, "exact": False}, True),  # the origin's fixed chance
+    ({"deck_order": ["x"]}, {"match": "a", "seq": 4, "exact": False}, False),  # dealt again after seq 4
+])
+def test_open_hand_is_true_where_the_origins_public_log_shows_what_the_fork_hides(options, origin, expected):
+    assert open_hand(fork_record(options, origin)) is expected

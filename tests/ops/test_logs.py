@@ -50,6 +50,14 @@ def lines(out: io.StringIO) -> list[str]:
     return out.getvalue().splitlines()
 
 
+def log_failure(logger: logging.Logger, exc: Exception, msg: str) -> None:
+    """`logger.exception(msg)` while `exc` is being handled, as a failing caller logs it."""
+    try:
+        raise exc
+    except Exception:
+        logger.exception(msg)
+
+
 def test_a_json_line_has_the_documented_fields(emit):
     logger, out = emit(logs.JsonFormatter())
     before = time.time()
@@ -67,10 +75,7 @@ def test_a_json_line_has_the_documented_fields(emit):
 
 def test_a_traceback_is_the_exc_field_of_the_same_line(emit):
     logger, out = emit(logs.JsonFormatter())
-    try:
-        raise ValueError("the store said no")
-    except ValueError:
-        logger.exception("append failed")
+    log_failure(logger, ValueError("the store said no"), "append failed")
     (line,) = lines(out)
     doc = orjson.loads(line)
     assert doc["level"] == "error" and doc["msg"] == "append failed"
@@ -119,10 +124,7 @@ def test_a_text_line_says_time_level_logger_message_and_fields(emit):
 
 def test_a_text_traceback_follows_its_line(emit):
     logger, out = emit(logs.TextFormatter())
-    try:
-        raise KeyError("seat")
-    except KeyError:
-        logger.exception("failed")
+    log_failure(logger, KeyError("seat"), "failed")
     first, *rest = lines(out)
     assert first.endswith("failed") and "Traceback" in rest[0] and "KeyError" in rest[-1]
 

@@ -24,6 +24,13 @@ def budget(clock: Clock, rate: float = RATE, burst: int = BURST, per_second: int
     return ConnectionBudget(rate, burst, per_second, clock)
 
 
+def spent(clock: Clock) -> ConnectionBudget:
+    """A budget whose pipelined burst was all spent just now."""
+    b = budget(clock)
+    assert [b.admit(pipelined=True) for _ in range(BURST)] == [0] * BURST
+    return b
+
+
 def test_the_defaults_are_the_ones_spec_states():
     lim = Limits()
     assert (lim.requests_per_second, lim.request_burst, lim.outbound_bytes_per_second) == (RATE, BURST, BYTES)
@@ -39,9 +46,7 @@ def test_one_request_in_flight_is_never_refused_however_fast():
 
 
 def test_pipelined_requests_get_the_burst_then_are_refused_with_a_wait():
-    clock = Clock()
-    b = budget(clock)
-    assert [b.admit(pipelined=True) for _ in range(BURST)] == [0] * BURST
+    b = spent(Clock())
     wait = b.admit(pipelined=True)
     # The next token comes 1/50 s later.
     assert wait == pytest.approx(1 / RATE)
@@ -49,9 +54,7 @@ def test_pipelined_requests_get_the_burst_then_are_refused_with_a_wait():
 
 def test_a_refused_request_sent_again_after_the_wait_is_admitted():
     clock = Clock()
-    b = budget(clock)
-    for _ in range(BURST):
-        b.admit(pipelined=True)
+    b = spent(clock)
     wait = b.admit(pipelined=True)
     assert wait > 0
     clock.advance(wait + AFTER)
@@ -60,9 +63,7 @@ def test_a_refused_request_sent_again_after_the_wait_is_admitted():
 
 def test_a_refused_request_had_no_cost():
     clock = Clock()
-    b = budget(clock)
-    for _ in range(BURST):
-        b.admit(pipelined=True)
+    b = spent(clock)
     first = b.admit(pipelined=True)
     # Refusals in the same instant do not push the next token further away.
     assert [b.admit(pipelined=True) for _ in range(50)] == [pytest.approx(first)] * 50
@@ -70,9 +71,7 @@ def test_a_refused_request_had_no_cost():
 
 def test_after_a_refusal_every_request_is_charged_even_one_in_flight():
     clock = Clock()
-    b = budget(clock)
-    for _ in range(BURST):
-        b.admit(pipelined=True)
+    b = spent(clock)
     assert b.admit(pipelined=True) > 0
     # A flooder paused by its refusal looks one-in-flight when it is read again: still charged.
     assert b.admit(pipelined=False) > 0
@@ -83,9 +82,7 @@ def test_after_a_refusal_every_request_is_charged_even_one_in_flight():
 
 def test_the_charging_ends_once_the_bucket_is_full_again():
     clock = Clock()
-    b = budget(clock)
-    for _ in range(BURST):
-        b.admit(pipelined=True)
+    b = spent(clock)
     assert b.admit(pipelined=True) > 0
     clock.advance(BURST / RATE - 0.1)  # not quite full
     assert all(b.admit(pipelined=False) == 0 for _ in range(4))  # charged: 4 of the 95 tokens
