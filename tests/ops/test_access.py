@@ -139,7 +139,7 @@ async def served():
 
 
 async def wait_for_lines(access, n: int) -> list[logging.LogRecord]:
-    for _ in range(200):  # the line is written when the session ends on the server's side
+    for _ in range(1000):  # the line is written when the session ends on the server's side
         if len(access()) >= n:
             break
         await asyncio.sleep(0.01)
