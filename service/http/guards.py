@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import logging
 import re
+from urllib.parse import unquote_plus
 from typing import Any
 
 import h11
@@ -24,7 +25,9 @@ from websockets.protocol import State
 from service.match.lobby import LobbyError
 from service.ops.limits import Limits
 
-_TOKEN_IN_TEXT = re.compile(r"([?&;]token=)[^&;\s\"']*", re.I)
+# Every query parameter, so that a name spelled with escapes (`tok%65n=`), which Starlette reads as
+# `token`, is recognised by its decoded name.
+_PARAM_IN_TEXT = re.compile(r"([?&;])([^=&;?\s\"']+)=([^&;\s\"']*)")
 _BEARER_IN_TEXT = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.~+/=]+", re.I)
 
 
@@ -98,7 +101,13 @@ class RedactTokens(logging.Filter):
 
 
 def redact(text: str) -> str:
-    return _BEARER_IN_TEXT.sub(r"\1[redacted]", _TOKEN_IN_TEXT.sub(r"\1[redacted]", text))
+    return _BEARER_IN_TEXT.sub(r"\1[redacted]", _PARAM_IN_TEXT.sub(_blank_token, text))
+
+
+def _blank_token(m: re.Match[str]) -> str:
+    if unquote_plus(m.group(2)).strip().lower() != "token":
+        return m.group(0)
+    return f"{m.group(1)}{m.group(2)}=[redacted]"
 
 
 def install_log_redaction() -> None:

@@ -24,6 +24,7 @@ from service.store.base import (
     LogRewound,
     MatchRecord,
     SeatRecord,
+    StoreUnavailable,
     pack_state,
     unpack_state,
 )
@@ -80,6 +81,7 @@ class SqliteStore(EventStore):
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._thread = DbThread("sqlite")
+        self._closed = False
         self._db = self._thread.call_blocking(self._connect)
         # The tailing readers of each match in this process: an append hands them its commit
         # (no read back from the file); commits of other processes are found by polling.
@@ -100,6 +102,8 @@ class SqliteStore(EventStore):
 
     @guarded(unreachable)
     async def _run(self, fn, *args):
+        if self._closed:  # the thread is gone: a request would wait for ever
+            raise StoreUnavailable("the SQLite store is closed")
         return await self._thread.run(fn, *args)
 
     async def ping(self) -> None:
@@ -224,6 +228,8 @@ class SqliteStore(EventStore):
 
     @guarded(unreachable)
     async def _append(self, match_id: str, seq: int, data: bytes) -> None:
+        if self._closed:
+            raise StoreUnavailable("the SQLite store is closed")
         await self._thread.run_grouped(self._append_group, (match_id, seq, data))
 
     def _append_group(self, appends: list[tuple[str, int, bytes]]) -> list[Conflict | None]:
@@ -349,7 +355,10 @@ class SqliteStore(EventStore):
         return unpack_state(row[0]) if row else None
 
     async def close(self) -> None:
+        if self._closed:
+            return
         await self._run(self._db.close)
+        self._closed = True
         self._thread.stop()
 
 

@@ -66,15 +66,10 @@ async def test_loading_is_unreachable(client):
     "TRYAGAIN Multiple keys request during rehashing of slot",
     "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
 ])
-@pytest.mark.xfail(strict=True, reason="redis-py raises these as ClusterDownError/TryAgainError/MasterDownError "
-                   "with the code cut off the message, so unreachable() looking for the code at the start of "
-                   "str(exc) never finds it; the store answers internal instead of store_unavailable")
 async def test_a_redis_not_serving_reply_is_unreachable(client, line):
     assert unreachable(await reply(client, line))
 
 
-@pytest.mark.xfail(strict=True, reason="a replica cut off from its master answers MASTERDOWN, which redis-py raises "
-                   "as MasterDownError('Link with MASTER is down...'): unreachable() does not recognise it")
 async def test_a_replica_without_its_master_is_unreachable(tmp_path):
     replica = RedisServer(tmp_path)
     replica.start()

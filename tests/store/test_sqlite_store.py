@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from service.store import open_store
+from service.store import StoreUnavailable, open_store
 from service.store import sqlite as sqlite_store
 from service.store.sqlite import SqliteStore
 from tests.store.contract import StoreContract, commit
@@ -70,3 +72,14 @@ async def test_appends_sent_together_commit_together_and_a_conflict_fails_alone(
     for m in range(20):
         assert [c.seq for c in await again.read(f"m{m}")] == [1, 2]
     await again.close()
+
+
+async def test_closing_twice_returns_and_a_request_after_close_is_store_unavailable(tmp_path):
+    """A store closed by two owners (the app's lifespan and a test, a CLI shutdown path) must not
+    hang the second one, and a late request must fail as retryable instead of waiting for ever."""
+    store = SqliteStore(str(tmp_path / "db.sqlite"))
+    await store.ping()
+    await asyncio.wait_for(store.close(), 5)
+    await asyncio.wait_for(store.close(), 5)
+    with pytest.raises(StoreUnavailable):
+        await asyncio.wait_for(store.ping(), 5)
