@@ -11,8 +11,8 @@ import asyncio
 import contextvars
 import logging
 import re
-from urllib.parse import unquote_plus
 from typing import Any
+from urllib.parse import unquote_plus
 
 import h11
 import orjson
