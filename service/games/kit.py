@@ -58,7 +58,7 @@ class Turn:
 
     __slots__ = ("state", "rng", "events", "_evolve")
 
-    def __init__(self, state: State, rng: Rng | None, evolve: Evolve) -> None:
+    def __init__(self, state: State, rng: Rng, evolve: Evolve) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []

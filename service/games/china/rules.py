@@ -18,7 +18,6 @@ State shapes (plain data only):
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from service.games.china.data import (
@@ -36,7 +35,7 @@ from service.games.china.data import (
     sides_for,
 )
 from service.games.china.scoring import alliance_results, province_points, ranking, road_chains
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
 from service.games.preamble import refuse_unknown_fields
 
 MIN_PLAYERS = 3
@@ -125,7 +124,7 @@ def _checked_card_order(key: str, order: Any, seats: int) -> list[str]:
     return list(order)
 
 
-def _start(state: State, rng: random.Random) -> list[Event]:
+def _start(state: State, rng: Rng) -> list[Event]:
     """Shuffle, choose the Emperor; the event carries both so the deal replays exactly."""
     n = state["players"]
     opts = state["options"]
@@ -150,7 +149,7 @@ def _start(state: State, rng: random.Random) -> list[Event]:
 # --- Commands ---------------------------------------------------------------------------------
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind = command["type"]
@@ -178,7 +177,7 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
 class _Turn:
     """The events of one command, each applied to a working state as it is emitted."""
 
-    def __init__(self, state: State, rng: random.Random) -> None:
+    def __init__(self, state: State, rng: Rng) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
@@ -442,7 +441,7 @@ def _after_deck_draw(turn: _Turn) -> None:
         turn.emit({"type": "game_end_triggered"})
 
 
-def _reshuffle_order(state: State, rng: random.Random) -> list[str]:
+def _reshuffle_order(state: State, rng: Rng) -> list[str]:
     fixed = state["options"].get("reshuffle_order")
     if fixed is not None:
         rank = {card: i for i, card in enumerate(fixed)}

@@ -4,19 +4,18 @@ tracks), and the field readers that turn junk commands into IllegalMove."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.events import evolve
-from service.games.interface import Command, Event, IllegalMove, State
+from service.games.interface import Command, Event, IllegalMove, Rng, State
 from service.games.preamble import refuse_unknown_fields
 
 
 class Ctx:
     """Events emitted so far and the state they lead to; rules read `ctx.s` as they go."""
 
-    def __init__(self, state: State, rng: random.Random | None) -> None:
+    def __init__(self, state: State, rng: Rng | None) -> None:
         self.s = state
         self.rng = rng
         self.events: list[Event] = []

@@ -10,14 +10,13 @@ seat of the top prompt (D27), and prompts are answered one at a time in the rule
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
 from service.games.gugong import evening, exchange, morning, scoring, setup, tokens
 from service.games.gugong.actions import canal, travel, wall
 from service.games.gugong.engine import Ctx, only, pop, top
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
 
 Check = Callable[[State, int, Command, dict[str, Any]], Any]
 Run = Callable[[Ctx, int, Any, dict[str, Any]], None]
@@ -86,7 +85,7 @@ STEPS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
 
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind = command["type"]

@@ -12,7 +12,6 @@ with no choice in it (top-up, pick-up, refills, normalisation, the end-of-game c
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from itertools import groupby
 from typing import Any, TypedDict
@@ -40,7 +39,7 @@ from service.games.hieroglyphs.data import (
     kind,
 )
 from service.games.hieroglyphs.movement import check_path
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -194,10 +193,10 @@ def _claim_options(value: Any, content: dict[str, Any]) -> dict[str, list[str]]:
 
 # --- decide ----------------------------------------------------------------------------
 
-Decider = Callable[[State, int, Command, random.Random], list[Event]]
+Decider = Callable[[State, int, Command, Rng], list[Event]]
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind_ = command["type"]
@@ -209,7 +208,7 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
     return handler(state, seat, command, rng)
 
 
-def _decide_start(state: State, rng: random.Random) -> list[Event]:
+def _decide_start(state: State, rng: Rng) -> list[Event]:
     opts, content = state["options"], state["content"]
     deck = opts["deck_order"]
     if deck is None:
@@ -227,7 +226,7 @@ def _decide_start(state: State, rng: random.Random) -> list[Event]:
 
 # -- setup choices (spec 4.2 steps 7-8)
 
-def _decide_choose_base(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_choose_base(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(state, "setup_bases")
     base = _field(cmd, "base", str)
     if base not in BASES:
@@ -237,7 +236,7 @@ def _decide_choose_base(state: State, seat: int, cmd: Command, rng: random.Rando
     return [{"type": "start_base_chosen", "seat": seat, "base": base}]
 
 
-def _decide_pick_task(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_pick_task(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(state, "setup_tasks")
     task = _field(cmd, "task", str)
     if task not in state["task_offer"]:
@@ -247,7 +246,7 @@ def _decide_pick_task(state: State, seat: int, cmd: Command, rng: random.Random)
 
 # -- the turn: play a card, the meaning claim, move (spec 5.3, 5.4)
 
-def _decide_play_card(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_play_card(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(state, "play")
     card = _field(cmd, "card", str)
     claim = _field(cmd, "claim", bool, default=False)
@@ -261,7 +260,7 @@ def _decide_play_card(state: State, seat: int, cmd: Command, rng: random.Random)
     return [event]
 
 
-def _challenge(state: State, char: str, rng: random.Random) -> dict[str, Any]:
+def _challenge(state: State, char: str, rng: Rng) -> dict[str, Any]:
     """Spec 9.2 and R4: the card's gloss plus 3 eligible distractors, in a random order."""
     chars = state["content"]["chars"]
     gloss = chars[char]["gloss"]
@@ -274,7 +273,7 @@ def _challenge(state: State, char: str, rng: random.Random) -> dict[str, Any]:
     return {"options": options, "correct_index": options.index(gloss)}
 
 
-def _decide_answer(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_answer(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(state, "meaning")
     if "choice" not in cmd:
         raise IllegalMove("bad_command", "'choice' is required: an option index 0-3, or null for no answer")
@@ -292,7 +291,7 @@ def _decide_timeout(state: State) -> list[Event]:
     return [{"type": "meaning_answered", "seat": state["active"], "choice": None, "correct": False}]
 
 
-def _decide_move(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_move(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(state, "move")
     path = _field(cmd, "path", list)
     if not all(isinstance(c, str) for c in path):
@@ -301,7 +300,7 @@ def _decide_move(state: State, seat: int, cmd: Command, rng: random.Random) -> l
     return [{"type": "moved", "seat": seat, "path": list(path)}]
 
 
-def _decide_teleport(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_teleport(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_phase(state, "teleport")
     to = _field(cmd, "to", str, default=None, nullable=True)
     if to is not None and (to not in TELEPORTS or to == state["positions"][seat]):
@@ -311,7 +310,7 @@ def _decide_teleport(state: State, seat: int, cmd: Command, rng: random.Random) 
 
 # -- the actions (spec 5.6, 5.7). Checks run: place, then arguments, then the price.
 
-def _decide_study(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_study(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "study")
     card = _field(cmd, "card", str)
     if card not in state["hands"][seat]:
@@ -322,7 +321,7 @@ def _decide_study(state: State, seat: int, cmd: Command, rng: random.Random) -> 
     return [{"type": "teacher_studied", "seat": seat, "card": card}]
 
 
-def _decide_view_task(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_view_task(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "view_task")
     if state["tasks"][seat] is None:
         raise IllegalMove("no_active_task", "you have no task to look at")
@@ -332,7 +331,7 @@ def _decide_view_task(state: State, seat: int, cmd: Command, rng: random.Random)
     return [{"type": "teacher_task_viewed", "seat": seat}]
 
 
-def _decide_blast(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_blast(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "blast")
     block = _field(cmd, "block", str)
     if block not in BLOCKS:
@@ -343,7 +342,7 @@ def _decide_blast(state: State, seat: int, cmd: Command, rng: random.Random) -> 
     return [{"type": "general_blasted", "seat": seat, "block": block}]
 
 
-def _decide_minister_draw(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_minister_draw(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "minister_draw")
     end = _field(cmd, "from", str)
     if end not in ("top", "bottom"):
@@ -354,7 +353,7 @@ def _decide_minister_draw(state: State, seat: int, cmd: Command, rng: random.Ran
     return [{"type": "minister_drew", "seat": seat, "from": end}]
 
 
-def _decide_minister_resolve(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_minister_resolve(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "minister_resolve")
     swaps = _field(cmd, "swaps", list)
     pool = state["turn"]["pool"]
@@ -370,7 +369,7 @@ def _decide_minister_resolve(state: State, seat: int, cmd: Command, rng: random.
     return [{"type": "minister_resolved", "seat": seat, "swaps": [list(p) for p in swaps]}]
 
 
-def _decide_spy_swap(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_spy_swap(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "spy_swap")
     own = _field(cmd, "own_card", str)
     target = _field(cmd, "target", int)
@@ -385,7 +384,7 @@ def _decide_spy_swap(state: State, seat: int, cmd: Command, rng: random.Random) 
     return [{"type": "spy_swapped", "seat": seat, "own_card": own, "target": target, "target_card": target_card}]
 
 
-def _decide_attach(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_attach(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "attach")
     card = _field(cmd, "card", str)
     if state["tasks"][seat] is None:
@@ -396,7 +395,7 @@ def _decide_attach(state: State, seat: int, cmd: Command, rng: random.Random) ->
     return [{"type": "attached", "seat": seat, "card": card}]
 
 
-def _decide_detach(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_detach(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "detach")
     card = _field(cmd, "card", str)
     if card not in state["attached"][seat]:
@@ -405,7 +404,7 @@ def _decide_detach(state: State, seat: int, cmd: Command, rng: random.Random) ->
     return [{"type": "detached", "seat": seat, "card": card}]
 
 
-def _decide_declare(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_declare(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     _need_place(state, seat, "declare")
     order = _field(cmd, "order", list)
     task = state["tasks"][seat]
@@ -423,7 +422,7 @@ def _decide_declare(state: State, seat: int, cmd: Command, rng: random.Random) -
 
 # -- the end of the turn (spec 5.8)
 
-def _decide_end_turn(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
+def _decide_end_turn(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     if state["phase"] not in ("base", "emperor"):
         raise IllegalMove("wrong_phase", "the turn ends by itself in this phase")
     returned = _field(cmd, "return", list, default=[])

@@ -13,10 +13,9 @@ camps), and the general supply may go below zero (9.12).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
 from service.games.khan import conquest, scoring
 from service.games.khan.data import (
     ACTIONS_PER_TURN,
@@ -125,7 +124,7 @@ class _Turn:
     command whose effects chain (an action that ends the turn, which starts the next turn's
     forced flight) is decided against the state as it will be."""
 
-    def __init__(self, state: State, rng: random.Random) -> None:
+    def __init__(self, state: State, rng: Rng) -> None:
         self.state = state
         self.rng = rng
         self.events: list[Event] = []
@@ -135,7 +134,7 @@ class _Turn:
         self.state = evolve(self.state, event)
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind = command["type"]
@@ -159,7 +158,7 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
     return _action(state, seat, command, rng)
 
 
-def _start(state: State, rng: random.Random) -> list[Event]:
+def _start(state: State, rng: Rng) -> list[Event]:
     opts = state["options"]
     order = list(opts["deck_order"]) if opts["deck_order"] is not None else _shuffled(CARD_IDS, rng)
     first = opts["start_player"] if opts["start_player"] is not None else rng.randrange(state["players"])
@@ -251,7 +250,7 @@ def _maybe_start_end_phase(t: _Turn) -> None:
 # ---------------------------------------------------------------- step 2: actions
 
 
-def _action(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _action(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     kind = command["type"]
     turn = state["turn"]
     in_extra = state["phase"] == "extra_action"
@@ -356,7 +355,7 @@ def _conquer(t: _Turn, board: Board, seat: int, found: dict[str, Any]) -> None:
             "owners": found["owners"], "yurts_returned": removed})
 
 
-def _answer_consent(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _answer_consent(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     agree = command.get("agree")
     if not isinstance(agree, bool):
         raise IllegalMove("bad_command", "agree must be true or false.")
@@ -388,7 +387,7 @@ def _after_action(t: _Turn) -> None:
         _finish_turn(t)
 
 
-def _pass(state: State, seat: int, rng: random.Random) -> list[Event]:
+def _pass(state: State, seat: int, rng: Rng) -> list[Event]:
     t = _Turn(state, rng)
     if state["phase"] == "actions":
         t.emit({"type": "actions_passed", "seat": seat, "actions": state["turn"]["actions_left"]})
@@ -415,7 +414,7 @@ def _close_actions(t: _Turn) -> None:
         _finish_turn(t)
 
 
-def _play_special(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _play_special(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if state["end_phase"]:
         raise IllegalMove("special_cards_disabled", "Special cards cannot be played in the end phase.")
     if state["phase"] == "actions":
@@ -731,7 +730,7 @@ def status(state: State) -> Status:
     return {"phase": phase, "to_act": [state["current"]], "finished": False, "result": None}
 
 
-def _shuffled(items: list[str], rng: random.Random) -> list[str]:
+def _shuffled(items: list[str], rng: Rng) -> list[str]:
     out = list(items)
     rng.shuffle(out)
     return out
