@@ -7,8 +7,9 @@ from typing import Any
 
 from service.games.gugong import board, data, tokens
 from service.games.gugong.actions import ACTIONS
-from service.games.gugong.engine import Ctx, field_bool, field_str, gain, only, pay, pop, push
+from service.games.gugong.engine import field_bool, field_str, gain, only, pay, pop, push
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 PAYMENTS = ("none", "servants", "card", "forgo")
 
@@ -26,10 +27,10 @@ def servant_payment(s: State, seat: int) -> int:
 # --- turns ---------------------------------------------------------------------------------------------
 
 
-def run_next_turn(ctx: Ctx, frame: dict[str, Any]) -> None:
+def run_next_turn(ctx: Turn, frame: dict[str, Any]) -> None:
     """The next player clockwise who still holds cards is on turn; nobody left ends the Day."""
-    for seat in board.turn_order(ctx.s, frame["from"] % ctx.s["n"]):
-        if ctx.s["players"][seat]["hand"]:
+    for seat in board.turn_order(ctx.state, frame["from"] % ctx.state["n"]):
+        if ctx.state["players"][seat]["hand"]:
             ctx.emit({"type": "turn_started", "seat": seat})
             push(ctx, {"kind": "turn", "seat": seat})
             return
@@ -75,9 +76,9 @@ def check_exchange(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
     return plan
 
 
-def run_exchange(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_exchange(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     ctx.emit({"type": "gift_exchanged", "seat": seat, "card": plan["card"], "location": plan["location"],
-              "taken": ctx.s["locations"][plan["location"]], "payment": plan["payment"], "discarded": plan["discard"]})
+              "taken": ctx.state["locations"][plan["location"]], "payment": plan["payment"], "discarded": plan["discard"]})
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "exchange")
 
 
@@ -127,7 +128,7 @@ def check_card_action(s: State, seat: int, cmd: Command, frame: dict[str, Any]) 
     return {"action": action, "params": {}}
 
 
-def run_card_action(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_card_action(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     action = plan["action"]
     ctx.emit({"type": "card_action_taken", "seat": seat, "action": action})
     if action in ACTIONS:
@@ -158,7 +159,7 @@ def check_location_action(s: State, seat: int, cmd: Command, frame: dict[str, An
     return {"action": action, "params": ACTIONS[action].check(s, seat, cmd)}
 
 
-def run_location_action(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_location_action(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     ctx.emit({"type": "location_action_taken", "seat": seat, "action": plan["action"]})
     ACTIONS[plan["action"]].run(ctx, seat, plan["params"])
 
@@ -179,7 +180,7 @@ def check_end_turn(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
         raise IllegalMove("exchange_required", "A player with cards must exchange a gift before ending the turn.")
 
 
-def run_end_turn(ctx: Ctx, seat: int, plan: None, frame: dict[str, Any]) -> None:
+def run_end_turn(ctx: Turn, seat: int, plan: None, frame: dict[str, Any]) -> None:
     pop(ctx)
     ctx.emit({"type": "turn_ended", "seat": seat})
     push(ctx, {"kind": "next_turn", "from": seat + 1})

@@ -6,25 +6,26 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, advance_envoy, gain, move_intrigue, only, pop, push, score
+from service.games.gugong.engine import advance_envoy, gain, move_intrigue, only, pop, push, score
 from service.games.gugong.setup import roll_dice
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 
-def run_morning(ctx: Ctx, frame: dict[str, Any]) -> None:
-    day = ctx.s["day"] + 1
+def run_morning(ctx: Turn, frame: dict[str, Any]) -> None:
+    day = ctx.state["day"] + 1
     ctx.emit({"type": "morning_started", "day": day})
     # 1. Start player
-    if ctx.s["medal"] is not None:
-        ctx.emit({"type": "start_player_changed", "seat": ctx.s["medal"]})
+    if ctx.state["medal"] is not None:
+        ctx.emit({"type": "start_player_changed", "seat": ctx.state["medal"]})
     # 2. Refill the map
     refill(ctx)
     # 3. Roll the Destiny dice
     ctx.emit({"type": "dice_rolled", "day": day, "dice": roll_dice(ctx, day)})
     # 4. Level-1 decrees, in turn order; an owner of two picks the order (D19)
     later: list[dict[str, Any]] = []
-    for seat in board.turn_order(ctx.s):
-        mine = sorted(d for d in ctx.s["players"][seat]["decrees"] if data.DECREES[d].get("morning"))
+    for seat in board.turn_order(ctx.state):
+        mine = sorted(d for d in ctx.state["players"][seat]["decrees"] if data.DECREES[d].get("morning"))
         if len(mine) == 1:
             later.append({"kind": "morning_decree_effect", "seat": seat, "decree": mine[0]})
         elif mine:
@@ -34,25 +35,24 @@ def run_morning(ctx: Ctx, frame: dict[str, Any]) -> None:
     push(ctx, *later)
 
 
-def refill(ctx: Ctx) -> None:
+def refill(ctx: Turn) -> None:
     """Cities with neither token nor Traveller, in id order, from pile A, then pile B (D20)."""
-    travellers = {p["traveller"] for p in ctx.s["players"]}
-    empty = [c for c in data.CITIES if ctx.s["map"][c] is None and c not in travellers]
+    travellers = {p["traveller"] for p in ctx.state["players"]}
+    empty = [c for c in data.CITIES if ctx.state["map"][c] is None and c not in travellers]
     placements: list[list[str]] = []
-    a, b = list(ctx.s["pile_a"]), list(ctx.s["pile_b"])
+    a, b = list(ctx.state["pile_a"]), list(ctx.state["pile_b"])
     for city in empty:
         if not a and not b:
             if placements:
                 ctx.emit({"type": "map_refilled", "placements": placements})
                 placements = []
-            if not ctx.s["travel_discard"]:
+            if not ctx.state["travel_discard"]:
                 break
-            assert ctx.rng is not None
-            pile = list(ctx.s["travel_discard"])
+            pile = list(ctx.state["travel_discard"])
             ctx.rng.shuffle(pile)
             half = (len(pile) + 1) // 2
             ctx.emit({"type": "travel_discard_reshuffled", "pile_a": pile[:half], "pile_b": pile[half:]})
-            a, b = list(ctx.s["pile_a"]), list(ctx.s["pile_b"])
+            a, b = list(ctx.state["pile_a"]), list(ctx.state["pile_b"])
         if a:
             placements.append([city, a.pop(0), "pile_a"])
         else:
@@ -61,7 +61,7 @@ def refill(ctx: Ctx) -> None:
         ctx.emit({"type": "map_refilled", "placements": placements})
 
 
-def run_decree_effect(ctx: Ctx, frame: dict[str, Any]) -> None:
+def run_decree_effect(ctx: Turn, frame: dict[str, Any]) -> None:
     seat, decree = frame["seat"], frame["decree"]
     effect = data.DECREES[decree]["morning"]
     ctx.emit({"type": "morning_decree_resolved", "seat": seat, "decree": decree})
@@ -78,12 +78,12 @@ def run_decree_effect(ctx: Ctx, frame: dict[str, Any]) -> None:
         push(ctx, {"kind": "travel_move", "seat": seat, "left": 1, "optional": True})
 
 
-def run_tracker(ctx: Ctx, frame: dict[str, Any]) -> None:
-    day = ctx.s["day"]
-    for seat in board.turn_order(ctx.s):
+def run_tracker(ctx: Turn, frame: dict[str, Any]) -> None:
+    day = ctx.state["day"]
+    for seat in board.turn_order(ctx.state):
         gain(ctx, seat, data.tracker_gain(day), "day_tracker")
     ctx.emit({"type": "day_started", "day": day})
-    push(ctx, {"kind": "next_turn", "from": ctx.s["start_player"]})
+    push(ctx, {"kind": "next_turn", "from": ctx.state["start_player"]})
 
 
 # --- the morning_decree prompt (an owner of two level-1 decrees picks which comes first) --------
@@ -97,7 +97,7 @@ def check_pick(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> str:
     return decree
 
 
-def run_pick(ctx: Ctx, seat: int, decree: str, frame: dict[str, Any]) -> None:
+def run_pick(ctx: Turn, seat: int, decree: str, frame: dict[str, Any]) -> None:
     pop(ctx)
     rest = [d for d in frame["left"] if d != decree]
     after: dict[str, Any] = (

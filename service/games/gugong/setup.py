@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import data
-from service.games.gugong.engine import Ctx, push
+from service.games.gugong.engine import push
 from service.games.interface import IllegalMove, State
+from service.games.kit import Turn
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -140,18 +141,16 @@ def fixed_dice(s: State, day: int) -> list[int] | None:
     return list(rolls[day - 1]) if day - 1 < len(rolls) and rolls[day - 1] is not None else None
 
 
-def roll_dice(ctx: Ctx, day: int) -> list[int]:
-    fixed = fixed_dice(ctx.s, day)
+def roll_dice(ctx: Turn, day: int) -> list[int]:
+    fixed = fixed_dice(ctx.state, day)
     if fixed is not None:
         return fixed
-    assert ctx.rng is not None
     return [ctx.rng.choice(faces) for faces in data.DICE]
 
 
-def start(ctx: Ctx) -> None:
+def start(ctx: Turn) -> None:
     """§3: every random outcome of setup is drawn here and written into `game_started`."""
-    s, rng, opts = ctx.s, ctx.rng, ctx.s["options"]
-    assert rng is not None
+    s, rng, opts = ctx.state, ctx.rng, ctx.state["options"]
     n = s["n"]
     first = opts["start_player"] if "start_player" in opts else rng.randrange(n)
     if "location_cards" in opts:

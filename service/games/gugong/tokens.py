@@ -10,7 +10,6 @@ from typing import Any
 from service.games.gugong import board, data
 from service.games.gugong.actions import canal, wall
 from service.games.gugong.engine import (
-    Ctx,
     advance_envoy,
     field_bool,
     field_str,
@@ -24,6 +23,7 @@ from service.games.gugong.engine import (
     score,
 )
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 EXCHANGE = {row["reward"]: row for row in data.TOKEN_EXCHANGE}
 USE_FIELDS = {"card_for_jade": ("card",), "retrieve_card": ("card",), "swap_card": ("card", "location"),
@@ -73,7 +73,7 @@ def check_use(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dict[
     return {}
 
 
-def run_use(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_use(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     pop(ctx)
     t = _type(frame["token"])
     effect = t["effect"]
@@ -125,9 +125,9 @@ def effect_unusable(s: State, frame: dict[str, Any]) -> bool:
     return not any(_ok(check_use, s, frame["seat"], c, frame) for c in use_candidates(s, frame["seat"], frame))
 
 
-def run_store(ctx: Ctx, frame: dict[str, Any]) -> None:
+def run_store(ctx: Turn, frame: dict[str, Any]) -> None:
     ctx.emit({"type": "token_stored", "seat": frame["seat"], "token": frame["token"]})
-    if len(ctx.s["players"][frame["seat"]]["tokens"]) > data.TOKEN_LIMIT:
+    if len(ctx.state["players"][frame["seat"]]["tokens"]) > data.TOKEN_LIMIT:
         push(ctx, {"kind": "token_limit", "seat": frame["seat"]})
 
 
@@ -151,10 +151,10 @@ def check_swap(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"card": card, "location": location, "where": where}
 
 
-def run_swap(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run_swap(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     # No value comparison, no payment and no location action (§5.3, D23).
     ctx.emit({"type": "card_swapped", "seat": seat, "card": plan["card"], "where": plan["where"],
-              "location": plan["location"], "taken": ctx.s["locations"][plan["location"]]})
+              "location": plan["location"], "taken": ctx.state["locations"][plan["location"]]})
 
 
 def swap_candidates(s: State, seat: int) -> list[dict[str, Any]]:
@@ -183,7 +183,7 @@ def check_exchange(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"tokens": list(tokens), "reward": reward}
 
 
-def run_exchange(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run_exchange(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     row = EXCHANGE[plan["reward"]]
     ctx.emit({"type": "tokens_exchanged", "seat": seat, "tokens": plan["tokens"], "reward": plan["reward"]})
     if plan["reward"] == "servant":

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push, score
+from service.games.gugong.engine import field_bool, field_option, field_str, only, pay, pop, push, score
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 from service.games.preamble import refuse_unknown_fields
 
 CAPACITY = data.BOARD["boat_capacity"]
@@ -54,7 +55,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
             "placements": [[r, u] for r, u in placements], "move": move_from}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "canal")
     later: list[dict[str, Any]] = []
     for ref, unit in plan["placements"]:
@@ -145,25 +146,25 @@ def simulate_placement(s: State, seat: int, ref: Any, unit: str) -> State:
     return {**s, "canal": {**s["canal"], route: ports}}
 
 
-def load(ctx: Ctx, seat: int, ref: str, unit: str, source: str) -> list[dict[str, Any]]:
+def load(ctx: Turn, seat: int, ref: str, unit: str, source: str) -> list[dict[str, Any]]:
     """Place one unit (launching a boat if the port is empty); return the claim it opens, if any."""
-    route, port = board.parse_boat(ctx.s, ref)
-    if ctx.s["canal"][route][port - 1] is None:
+    route, port = board.parse_boat(ctx.state, ref)
+    if ctx.state["canal"][route][port - 1] is None:
         ctx.emit({"type": "boat_launched", "seat": seat, "route": route, "port": port})
     ctx.emit({"type": "boat_loaded", "seat": seat, "route": route, "port": port, "unit": unit, "from": source})
-    boat = ctx.s["canal"][route][port - 1]
+    boat = ctx.state["canal"][route][port - 1]
     if board.boat_units(boat) == CAPACITY and data.port_rewards(route, port):
         return [{"kind": "claim", "seat": seat, "route": route, "port": port}]
     return []
 
 
-def run_move(ctx: Ctx, frame: dict[str, Any]) -> None:
+def run_move(ctx: Turn, frame: dict[str, Any]) -> None:
     """The movement part of option A, after any claim the placement opened (§5.10)."""
     route, port, seat = frame["route"], frame["port"], frame["seat"]
-    boat = ctx.s["canal"][route][port - 1]
+    boat = ctx.state["canal"][route][port - 1]
     if boat is None or boat["owner"] != seat:
         return    # the boat was claimed in between: the move is skipped (D33)
-    to = board.next_free_port(ctx.s, route, port)
+    to = board.next_free_port(ctx.state, route, port)
     if to is None:
         return
     ctx.emit({"type": "boat_moved", "seat": seat, "route": route, "from": port, "to": to})
@@ -192,7 +193,7 @@ def check_claim(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dic
     return {"reward": reward, "unit": unit}
 
 
-def run_claim(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_claim(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     pop(ctx)
     route, port = frame["route"], frame["port"]
     ctx.emit({"type": "reward_claimed", "seat": seat, "route": route, "port": port, "reward": plan["reward"],
@@ -200,10 +201,10 @@ def run_claim(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) 
     if plan["reward"] == "VP4":
         score(ctx, seat, data.BOARD["reward_vp"], "harbour")
     elif plan["reward"] == "CARD":
-        ctx.emit({"type": "card_drawn", "seat": seat, "card": ctx.s["draw_pile"][0]})
+        ctx.emit({"type": "card_drawn", "seat": seat, "card": ctx.state["draw_pile"][0]})
     elif plan["reward"] == "FOREMAN":
         ctx.emit({"type": "foreman_unlocked", "seat": seat})
-    score(ctx, seat, board.ability(ctx.s, seat, "claim_vp") or 0, "harbour")
+    score(ctx, seat, board.ability(ctx.state, seat, "claim_vp") or 0, "harbour")
     ctx.emit({"type": "boat_returned", "seat": seat, "route": route, "port": port, "reason": "claimed"})
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_str, only, pay, score
+from service.games.gugong.engine import field_bool, field_str, only, pay, score
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"decree": decree, "cost": cost, "pay_foreman": pay_foreman, "place": place}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "decree")
     ctx.emit({"type": "decree_bought", "seat": seat, "decree": plan["decree"], "price": plan["cost"],
               "place": plan["place"]})

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push
+from service.games.gugong.engine import field_bool, field_option, field_str, only, pay, pop, push
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 RULE = data.BOARD["travel"]
 
@@ -28,7 +29,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"option": option, "cost": cost, "pay_foreman": pay_foreman}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     moves = 1
     if plan["option"] == "B":
         pay(ctx, seat, plan["cost"], plan["pay_foreman"], "travel")
@@ -51,9 +52,9 @@ def check_move(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> str:
     return city
 
 
-def run_move(ctx: Ctx, seat: int, city: str, frame: dict[str, Any]) -> None:
+def run_move(ctx: Turn, seat: int, city: str, frame: dict[str, Any]) -> None:
     pop(ctx)
-    token = ctx.s["map"][city]
+    token = ctx.state["map"][city]
     ctx.emit({"type": "traveller_moved", "seat": seat, "city": city, "token": token})
     later: list[dict[str, Any]] = [
         {"kind": "token_effect", "seat": seat, "token": token},

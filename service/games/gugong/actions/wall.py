@@ -8,7 +8,6 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import (
-    Ctx,
     advance_envoy,
     field_bool,
     field_option,
@@ -23,6 +22,7 @@ from service.games.gugong.engine import (
     score,
 )
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 RULE = data.BOARD["wall"]
 OPTIONS = data.BOARD["wall_options"]
@@ -44,7 +44,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"option": option, "cost": cost, "pay_foreman": pay_foreman, "units": units}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "wall")
     build(ctx, seat, plan["units"].count("cube"), "foreman" in plan["units"], "pool")
 
@@ -57,10 +57,10 @@ def candidates(s: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def build(ctx: Ctx, seat: int, cubes: int, foreman: bool, source: str) -> None:
+def build(ctx: Turn, seat: int, cubes: int, foreman: bool, source: str) -> None:
     """Place on the Wall, then check completion once for the whole placement (D7)."""
     ctx.emit({"type": "wall_built", "seat": seat, "cubes": cubes, "foreman": foreman, "from": source})
-    if sum(_size(w) for w in ctx.s["wall"]) >= ctx.s["wall_threshold"]:
+    if sum(_size(w) for w in ctx.state["wall"]) >= ctx.state["wall_threshold"]:
         complete(ctx)
 
 
@@ -72,15 +72,15 @@ def majority(s: State) -> int:
     return board.best_by_intrigue(s, sorted(seat for seat, t in totals.items() if t == most))
 
 
-def complete(ctx: Ctx) -> None:
-    s = ctx.s
+def complete(ctx: Turn) -> None:
+    s = ctx.state
     eligible = sorted({w["seat"] for w in s["wall"]})
     scorer = majority(s)
     ctx.emit({"type": "wall_completed", "scorer": scorer, "eligible": eligible})
     score(ctx, scorer, RULE["majority_vp"], "wall")
     advance_envoy(ctx, scorer, RULE["majority_envoy"], "wall")
     # Benefits go from the lowest marker upward, in an order fixed now (D8).
-    order = sorted(eligible, key=lambda seat: board.intrigue_key(ctx.s, seat))
+    order = sorted(eligible, key=lambda seat: board.intrigue_key(ctx.state, seat))
     push(ctx, *({"kind": "benefit", "seat": seat} for seat in order))
 
 
@@ -112,7 +112,7 @@ def check_benefit(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> d
     return plan
 
 
-def run_benefit(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_benefit(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     pop(ctx)
     benefit = BENEFITS[plan["down"]]
     ctx.emit({"type": "intrigue_benefit_taken", "seat": seat, "down": plan["down"], "gain": benefit["gain"]})
