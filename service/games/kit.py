@@ -15,9 +15,13 @@ The house style (tests/games/test_layout.py checks the parts a machine can check
   else carries that prefix. It edits `s`, the shallow copy of the state `evolve` made, and
   replaces every nested part it changes instead of editing it (`own`, `own_item` below), so
   `evolve` never mutates its input and every part an event leaves alone stays shared.
-- The evolver table is a plain dict named `_APPLY`, from the event's stored name to its
-  evolver, written out after the last evolver. The stored names are the keys, never derived
-  from function names: renaming code never changes a stored name.
+- The evolver table is a plain dict named `_APPLY` in rules.py, from the event's stored name
+  to its evolver, written out after the last evolver; `evolve = evolving(_APPLY)` (or an
+  `evolve` of the game's own that checks the log first, then dispatches through `_APPLY`).
+  The stored names are the keys, never derived from function names: renaming code never
+  changes a stored name. A game whose rules span several modules (Gùgōng: one module per
+  part of the rulebook) keeps each evolver in the module of the rule that emits it, lists them
+  in that module's `APPLY` dict, and rules.py `joined`s those into its `_APPLY`.
 - A command whose effects chain (a placement that fills a province, which scores it) is
   decided with a `Turn`: each event is applied to a working state as soon as it is emitted, so
   the next rule sees its effect, and the events come out in the order they were emitted.
@@ -83,3 +87,22 @@ def own_item(s: State, key: str, item: Any) -> Any:
     value = outer[item].copy()
     outer[item] = value
     return value
+
+
+def without(items: list[Any], item: Any) -> list[Any]:
+    """A new list: `items` less the first `item` (a card played from a hand)."""
+    out = list(items)
+    out.remove(item)
+    return out
+
+
+def joined(*tables: Mapping[str, Evolver]) -> dict[str, Evolver]:
+    """One `_APPLY` table from the tables of the modules a game's rules span; an event named
+    in two of them is a mistake, refused at import."""
+    out: dict[str, Evolver] = {}
+    for table in tables:
+        for event, evolver in table.items():
+            if event in out:
+                raise ValueError(f"event {event!r} has two evolvers: {out[event].__name__}, {evolver.__name__}")
+            out[event] = evolver
+    return out

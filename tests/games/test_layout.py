@@ -24,6 +24,7 @@ GAME_IDS = sorted(p.parent.name for p in GAMES_DIR.glob("*/__init__.py"))
 REQUIRED = ("rules.py", "data.py", "view.py")
 TABLE = "_APPLY"
 PREFIX = "_on_"
+SHARE = "APPLY"  # a module's own evolvers, in a game whose rules span modules
 OLD_TABLE_NAMES = ("_EVOLVE", "_EVOLVERS", "_HANDLERS")
 
 # What a game may import besides service.games: pure standard-library modules. No `random`
@@ -126,26 +127,30 @@ def test_no_import_circle_among_the_games_modules():
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_evolver_table_and_its_evolvers_follow_the_convention(game):
-    holders = []
+    """rules.py holds the game's `_APPLY`: stored event name -> `_on_<name>`. A game whose rules
+    span modules joins there the `APPLY` table each module keeps of its own evolvers."""
+    rules = f"service.games.{game}.rules"
     for name in game_modules(game):
         assigned = {t.id for node in tree(name).body if isinstance(node, ast.Assign | ast.AnnAssign)
                     for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
                     if isinstance(t, ast.Name)}
         assert not assigned & set(OLD_TABLE_NAMES), f"{name}: the evolver table is named {TABLE}"
-        if TABLE in assigned:
-            holders.append(name)
-    assert holders == [f"service.games.{game}.rules"] or holders == [f"service.games.{game}.events"], \
-        f"{game}: one {TABLE} table, in rules.py (events.py for a game whose rules span modules); found {holders}"
-    module = importlib.import_module(holders[0])
-    table = getattr(module, TABLE)
-    assert isinstance(table, dict) and table, f"{holders[0]}.{TABLE} is a plain dict of evolvers"
+        assert TABLE not in assigned or name == rules, f"{name}: the game's {TABLE} is in rules.py"
+    table = getattr(importlib.import_module(rules), TABLE, None)
+    assert isinstance(table, dict) and table, f"{rules}.{TABLE} is a plain dict of evolvers"
     for event, evolver in table.items():
         assert evolver.__name__ == PREFIX + event, f"{game}: event {event!r} is applied by {evolver.__name__}"
-        assert evolver.__module__ == holders[0], f"{game}: {evolver.__name__} is defined beside {TABLE}"
-    prefixed = {n for name in game_modules(game) for n, f in inspect.getmembers(importlib.import_module(name))
-                if n.startswith(PREFIX) and inspect.isfunction(f) and f.__module__ == name}
-    assert prefixed == {PREFIX + event for event in table}, \
-        f"{game}: {PREFIX}* is for evolvers in {TABLE} only: {sorted(prefixed ^ {PREFIX + e for e in table})}"
+        assert evolver.__module__ in MODULES and evolver.__module__.startswith(f"service.games.{game}."), \
+            f"{game}: {evolver.__name__} lives in the game's package"
+    for name in game_modules(game):
+        module = importlib.import_module(name)
+        here = {f for n, f in inspect.getmembers(module, inspect.isfunction)
+                if n.startswith(PREFIX) and f.__module__ == name}
+        listed = set(table.values()) if name == rules else set(getattr(module, SHARE, {}).values())
+        listed = {f for f in listed if f.__module__ == name}
+        assert here == listed, f"{name}: its evolvers and its {TABLE if name == rules else SHARE} differ: " \
+                               f"{sorted(f.__name__ for f in here ^ listed)}"
+        assert here <= set(table.values()), f"{name}: evolvers missing from {rules}.{TABLE}"
 
 
 def test_the_gate_finds_what_it_looks_for():

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 from service.games.preamble import refuse_unknown_fields
 
 # --- the control stack ------------------------------------------------------------------------------
@@ -22,8 +22,17 @@ def push(ctx: Turn, *frames: dict[str, Any]) -> None:
         ctx.emit({"type": "pending_pushed", "frames": [dict(f) for f in frames]})
 
 
+def _on_pending_pushed(s: State, e: Event) -> None:
+    # Frames are listed in the order they will run; the first ends on top.
+    s["stack"] = s["stack"] + [dict(f) for f in reversed(e["frames"])]
+
+
 def pop(ctx: Turn) -> None:
     ctx.emit({"type": "pending_popped"})
+
+
+def _on_pending_popped(s: State, e: Event) -> None:
+    s["stack"] = s["stack"][:-1]
 
 
 def top(s: State) -> dict[str, Any] | None:
@@ -42,10 +51,26 @@ def gain(ctx: Turn, seat: int, n: int, reason: str) -> None:
         ctx.emit({"type": "servants_gained", "seat": seat, "cubes": cubes, "foreman": foreman, "reason": reason})
 
 
+def _on_servants_gained(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["supply"] -= e["cubes"]
+    p["pool"] += e["cubes"]
+    if e["foreman"]:
+        p["foreman"] = "pool"
+
+
 def pay(ctx: Turn, seat: int, cost: int, pay_foreman: bool, reason: str) -> None:
     cubes, foreman = board.payment_split(cost, pay_foreman)
     if cubes or foreman:
         ctx.emit({"type": "servants_paid", "seat": seat, "cubes": cubes, "foreman": foreman, "reason": reason})
+
+
+def _on_servants_paid(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["pool"] -= e["cubes"]
+    p["supply"] += e["cubes"]
+    if e["foreman"]:
+        p["foreman"] = "supply"
 
 
 def score(ctx: Turn, seat: int, vp: int, reason: str) -> None:
@@ -53,8 +78,18 @@ def score(ctx: Turn, seat: int, vp: int, reason: str) -> None:
         ctx.emit({"type": "vp_scored", "seat": seat, "vp": vp, "reason": reason})
 
 
+def _on_vp_scored(s: State, e: Event) -> None:
+    own_item(s, "players", e["seat"])["vp"] += e["vp"]
+
+
 def gain_jade(ctx: Turn, seat: int, n: int, reason: str, spot: int | None = None) -> None:
     ctx.emit({"type": "jade_gained", "seat": seat, "n": n, "reason": reason, "spot": spot})
+
+
+def _on_jade_gained(s: State, e: Event) -> None:
+    own_item(s, "players", e["seat"])["jade"] += e["n"]
+    if e.get("spot") is not None:
+        own(s, "jade_spots")[e["spot"]] = False
 
 
 def advance_envoy(ctx: Turn, seat: int, steps: int, reason: str) -> None:
@@ -75,12 +110,30 @@ def advance_envoy(ctx: Turn, seat: int, steps: int, reason: str) -> None:
               "slot_vp": slot_vp, "reason": reason})
 
 
+def _on_envoy_advanced(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["envoy"] = e["to"]
+    p["vp"] += e["vp"]
+    if e["arrived"]:
+        p["arrival_vp"] = e["slot_vp"]
+        s["arrivals"] = s["arrivals"] + [e["seat"]]
+
+
 def move_intrigue(ctx: Turn, seat: int, steps: int, reason: str) -> None:
     """Steps past the top of the track are lost (§5.7, D21)."""
     p = ctx.state["players"][seat]
     to = max(0, min(data.BOARD["intrigue"]["max"], p["intrigue"] + steps))
     if to != p["intrigue"]:
         ctx.emit({"type": "intrigue_moved", "seat": seat, "to": to, "reason": reason})
+
+
+def _on_intrigue_moved(s: State, e: Event) -> None:
+    if s["players"][e["seat"]]["intrigue"] != e["to"]:
+        # A marker that lands on a space goes on top of whatever is there (§5.7).
+        p = own_item(s, "players", e["seat"])
+        p["intrigue"] = e["to"]
+        p["stamp"] = s["stamp"]
+        s["stamp"] += 1
 
 
 # --- reading command fields ------------------------------------------------------------------------------
@@ -125,3 +178,15 @@ def field_units(cmd: Command, key: str, count: int | tuple[int, ...]) -> list[st
             or not all(isinstance(u, str) for u in v):
         raise IllegalMove("bad_command", f"Field {key!r} must list {' or '.join(map(str, counts))} of 'cube'/'foreman'.")
     return list(v)
+
+
+APPLY: dict[str, Evolver] = {
+    "pending_pushed": _on_pending_pushed,
+    "pending_popped": _on_pending_popped,
+    "servants_paid": _on_servants_paid,
+    "servants_gained": _on_servants_gained,
+    "envoy_advanced": _on_envoy_advanced,
+    "intrigue_moved": _on_intrigue_moved,
+    "vp_scored": _on_vp_scored,
+    "jade_gained": _on_jade_gained,
+}

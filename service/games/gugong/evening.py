@@ -7,7 +7,8 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import advance_envoy, gain, push, score
-from service.games.kit import Turn
+from service.games.interface import Event, State
+from service.games.kit import Evolver, Turn
 
 BONUS = data.BOARD["dice_bonus"]
 CAPACITY = data.BOARD["boat_capacity"]
@@ -54,6 +55,18 @@ def run_evening(ctx: Turn, frame: dict[str, Any]) -> None:
     push(ctx, *claims, {"kind": "evening_end"})
 
 
+def _on_evening_started(s: State, e: Event) -> None:
+    s["phase"] = "evening"
+
+
+def _on_dice_matched(s: State, e: Event) -> None:
+    pass  # servants come as servants_gained events
+
+
+def _on_dice_bonus_awarded(s: State, e: Event) -> None:
+    pass  # VP and Envoy come as their own events
+
+
 def run_evening_end(ctx: Turn, frame: dict[str, Any]) -> None:
     if ctx.state["day"] >= data.BOARD["days"]:
         ctx.emit({"type": "final_window_opened"})
@@ -61,3 +74,15 @@ def run_evening_end(ctx: Turn, frame: dict[str, Any]) -> None:
              {"kind": "final_scoring"})
     else:
         push(ctx, {"kind": "morning"})
+
+
+def _on_final_window_opened(s: State, e: Event) -> None:
+    s["phase"] = "final"
+
+
+APPLY: dict[str, Evolver] = {
+    "evening_started": _on_evening_started,
+    "dice_matched": _on_dice_matched,
+    "dice_bonus_awarded": _on_dice_bonus_awarded,
+    "final_window_opened": _on_final_window_opened,
+}

@@ -8,8 +8,8 @@ from typing import Any
 from service.games.gugong import board, data, tokens
 from service.games.gugong.actions import ACTIONS
 from service.games.gugong.engine import field_bool, field_str, gain, only, pay, pop, push
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item, without
 
 PAYMENTS = ("none", "servants", "card", "forgo")
 
@@ -35,6 +35,18 @@ def run_next_turn(ctx: Turn, frame: dict[str, Any]) -> None:
             push(ctx, {"kind": "turn", "seat": seat})
             return
     push(ctx, {"kind": "evening"})
+
+
+def _on_turn_started(s: State, e: Event) -> None:
+    s["turn"] = {
+        "seat": e["seat"],
+        "exchanged": False,
+        "forfeited": False,
+        "location": None,
+        "card_action": None,
+        "card_done": False,
+        "location_done": False,
+    }
 
 
 # --- Step 1: the gift exchange --------------------------------------------------------------------------
@@ -80,6 +92,23 @@ def run_exchange(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, An
     ctx.emit({"type": "gift_exchanged", "seat": seat, "card": plan["card"], "location": plan["location"],
               "taken": ctx.state["locations"][plan["location"]], "payment": plan["payment"], "discarded": plan["discard"]})
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "exchange")
+
+
+def _on_gift_exchanged(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    hand = without(p["hand"], e["card"])
+    discard = list(p["discard"])
+    if e.get("discarded") is not None:
+        hand.remove(e["discarded"])
+        discard.append(e["discarded"])
+    discard.append(e["taken"])
+    p["hand"], p["discard"] = hand, discard
+    own(s, "locations")[e["location"]] = e["card"]
+    t = own(s, "turn")
+    t["exchanged"] = True
+    t["forfeited"] = e["payment"] == "forgo"
+    t["location"] = e["location"]
+    t["card_action"] = data.CARDS[e["card"]]["action"]
 
 
 def exchange_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -141,6 +170,10 @@ def run_card_action(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str,
         gain(ctx, seat, 2, "card")
 
 
+def _on_card_action_taken(s: State, e: Event) -> None:
+    own(s, "turn")["card_done"] = True
+
+
 def card_action_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     action = s["turn"]["card_action"]
     base: Command = {"type": "card_action"}
@@ -162,6 +195,13 @@ def check_location_action(s: State, seat: int, cmd: Command, frame: dict[str, An
 def run_location_action(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     ctx.emit({"type": "location_action_taken", "seat": seat, "action": plan["action"]})
     ACTIONS[plan["action"]].run(ctx, seat, plan["params"])
+
+
+def _on_location_action_taken(s: State, e: Event) -> None:
+    # Taking the location action gives up a card action not yet taken (§4.2).
+    t = own(s, "turn")
+    t["card_done"] = True
+    t["location_done"] = True
 
 
 def location_action_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -186,5 +226,18 @@ def run_end_turn(ctx: Turn, seat: int, plan: None, frame: dict[str, Any]) -> Non
     push(ctx, {"kind": "next_turn", "from": seat + 1})
 
 
+def _on_turn_ended(s: State, e: Event) -> None:
+    s["turn"] = None
+
+
 def end_turn_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     return [{"type": "end_turn"}]
+
+
+APPLY: dict[str, Evolver] = {
+    "turn_started": _on_turn_started,
+    "gift_exchanged": _on_gift_exchanged,
+    "card_action_taken": _on_card_action_taken,
+    "location_action_taken": _on_location_action_taken,
+    "turn_ended": _on_turn_ended,
+}

@@ -8,8 +8,8 @@ from typing import Any
 from service.games.gugong import board, data
 from service.games.gugong.engine import advance_envoy, gain, move_intrigue, only, pop, push, score
 from service.games.gugong.setup import roll_dice
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item, without
 
 
 def run_morning(ctx: Turn, frame: dict[str, Any]) -> None:
@@ -33,6 +33,25 @@ def run_morning(ctx: Turn, frame: dict[str, Any]) -> None:
     # 5. The day tracker
     later.append({"kind": "morning_tracker"})
     push(ctx, *later)
+
+
+def _on_morning_started(s: State, e: Event) -> None:
+    s["phase"] = "morning"
+    s["day"] = e["day"]
+    for seat in range(s["n"]):
+        # The gift discard pile becomes part of the hand for the new day (§4.1, D18).
+        p = own_item(s, "players", seat)
+        p["hand"] = p["hand"] + p["discard"]
+        p["discard"] = []
+
+
+def _on_start_player_changed(s: State, e: Event) -> None:
+    s["start_player"] = e["seat"]
+    s["medal"] = None
+
+
+def _on_dice_rolled(s: State, e: Event) -> None:
+    s["dice"] = list(e["dice"])
 
 
 def refill(ctx: Turn) -> None:
@@ -61,6 +80,19 @@ def refill(ctx: Turn) -> None:
         ctx.emit({"type": "map_refilled", "placements": placements})
 
 
+def _on_travel_discard_reshuffled(s: State, e: Event) -> None:
+    s["pile_a"] = list(e["pile_a"])
+    s["pile_b"] = list(e["pile_b"])
+    s["travel_discard"] = []
+
+
+def _on_map_refilled(s: State, e: Event) -> None:
+    board_map = own(s, "map")
+    for city, token, pile in e["placements"]:
+        s[pile] = without(s[pile], token)
+        board_map[city] = token
+
+
 def run_decree_effect(ctx: Turn, frame: dict[str, Any]) -> None:
     seat, decree = frame["seat"], frame["decree"]
     effect = data.DECREES[decree]["morning"]
@@ -78,12 +110,21 @@ def run_decree_effect(ctx: Turn, frame: dict[str, Any]) -> None:
         push(ctx, {"kind": "travel_move", "seat": seat, "left": 1, "optional": True})
 
 
+def _on_morning_decree_resolved(s: State, e: Event) -> None:
+    pass
+
+
 def run_tracker(ctx: Turn, frame: dict[str, Any]) -> None:
     day = ctx.state["day"]
     for seat in board.turn_order(ctx.state):
         gain(ctx, seat, data.tracker_gain(day), "day_tracker")
     ctx.emit({"type": "day_started", "day": day})
     push(ctx, {"kind": "next_turn", "from": ctx.state["start_player"]})
+
+
+def _on_day_started(s: State, e: Event) -> None:
+    s["phase"] = "day"
+    s["medal"] = None
 
 
 # --- the morning_decree prompt (an owner of two level-1 decrees picks which comes first) --------
@@ -109,3 +150,14 @@ def run_pick(ctx: Turn, seat: int, decree: str, frame: dict[str, Any]) -> None:
 
 def pick_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     return [{"type": "morning_decree", "decree": d} for d in frame["left"]]
+
+
+APPLY: dict[str, Evolver] = {
+    "morning_decree_resolved": _on_morning_decree_resolved,
+    "morning_started": _on_morning_started,
+    "start_player_changed": _on_start_player_changed,
+    "travel_discard_reshuffled": _on_travel_discard_reshuffled,
+    "map_refilled": _on_map_refilled,
+    "dice_rolled": _on_dice_rolled,
+    "day_started": _on_day_started,
+}

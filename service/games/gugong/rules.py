@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from service.games.gugong import evening, exchange, morning, scoring, setup, tokens
-from service.games.gugong.actions import canal, travel, wall
+from service.games.gugong import engine, evening, exchange, morning, scoring, setup, tokens
+from service.games.gugong.actions import canal, decrees, intrigue, travel, wall
 from service.games.gugong.engine import only, pop, top
-from service.games.gugong.events import evolve
 from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
-from service.games.kit import Turn
+from service.games.kit import Evolver, Turn, evolving, joined
 
 Check = Callable[[State, int, Command, dict[str, Any]], Any]
 Run = Callable[[Turn, int, Any, dict[str, Any]], None]
@@ -35,6 +34,10 @@ def _check_decline(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
 def _run_decline(ctx: Turn, seat: int, plan: None, frame: dict[str, Any]) -> None:
     pop(ctx)
     ctx.emit({"type": "prompt_declined", "seat": seat, "prompt": frame["kind"]})
+
+
+def _on_prompt_declined(s: State, e: Event) -> None:
+    pass
 
 
 def _decline_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -84,7 +87,6 @@ STEPS: dict[str, Callable[[Turn, dict[str, Any]], None]] = {
     "morning_tracker": morning.run_tracker,
     "final_scoring": scoring.run_final_scoring,
 }
-
 
 
 def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
@@ -148,3 +150,12 @@ def status(state: State) -> Status:
     frame = top(state)
     to_act = [frame["seat"]] if frame is not None and frame["kind"] in PROMPTS else []
     return {"phase": state["phase"], "to_act": to_act, "finished": False, "result": None}
+
+
+# Every event's evolver, from the modules of the rules that emit them.
+_APPLY: dict[str, Evolver] = joined(
+    setup.APPLY, engine.APPLY, exchange.APPLY, intrigue.APPLY, wall.APPLY, travel.APPLY, tokens.APPLY,
+    canal.APPLY, decrees.APPLY, evening.APPLY, morning.APPLY, scoring.APPLY,
+    {"prompt_declined": _on_prompt_declined},
+)
+evolve = evolving(_APPLY)

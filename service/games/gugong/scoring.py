@@ -8,8 +8,8 @@ from typing import Any
 from service.games.gugong import board, data
 from service.games.gugong.actions import wall
 from service.games.gugong.engine import advance_envoy, only, pop, score
-from service.games.interface import Command, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, State
+from service.games.kit import Evolver, Turn
 
 WALL = data.BOARD["wall"]
 
@@ -24,6 +24,10 @@ def check_done(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> None
 def run_done(ctx: Turn, seat: int, plan: None, frame: dict[str, Any]) -> None:
     pop(ctx)
     ctx.emit({"type": "final_window_closed", "seat": seat})
+
+
+def _on_final_window_closed(s: State, e: Event) -> None:
+    pass
 
 
 def done_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -89,6 +93,18 @@ def run_final_scoring(ctx: Turn, frame: dict[str, Any]) -> None:
               "nobody_arrived": not any(b["eligible"] for b in breakdown)})
 
 
+def _on_final_wall_scored(s: State, e: Event) -> None:
+    pass  # the scorer's VP and Envoy step are their own events; servants stay (§4.4 step 1)
+
+
+def _on_game_finished(s: State, e: Event) -> None:
+    s["phase"] = "finished"
+    s["result"] = {"scores": list(e["scores"]), "ranking": list(e["ranking"]), "winners": list(e["winners"])}
+    s["breakdown"] = {"seats": [dict(b) for b in e["breakdown"]], "nobody_arrived": e["nobody_arrived"]}
+    s["stack"] = []
+    s["turn"] = None
+
+
 def rank(s: State) -> dict[str, list[int]]:
     arrival = data.BOARD["palace"]["arrival"]
     n = s["n"]
@@ -105,3 +121,10 @@ def rank(s: State) -> dict[str, list[int]]:
     # `nobody_arrived` so clients can show why.
     winners = ranking[:1] if eligible else []
     return {"scores": scores, "ranking": ranking, "winners": winners}
+
+
+APPLY: dict[str, Evolver] = {
+    "final_wall_scored": _on_final_wall_scored,
+    "final_window_closed": _on_final_window_closed,
+    "game_finished": _on_game_finished,
+}

@@ -6,8 +6,8 @@ from typing import Any
 
 from service.games.gugong import data
 from service.games.gugong.engine import push
-from service.games.interface import IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own_item
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -198,7 +198,34 @@ def start(ctx: Turn) -> None:
     push(ctx, {"kind": "next_turn", "from": first})
 
 
+def _on_game_started(s: State, e: Event) -> None:
+    n = s["n"]
+    s["phase"] = "day"
+    s["day"] = 1
+    s["start_player"] = e["start_player"]
+    s["locations"] = dict(e["locations"])
+    s["draw_pile"] = list(e["draw_pile"])
+    s["map"] = dict(e["map"])
+    s["pile_a"] = list(e["pile_a"])
+    s["pile_b"] = list(e["pile_b"])
+    s["decrees"] = list(e["decrees"])
+    s["boxed_decrees"] = list(e["boxed_decrees"])
+    s["decree_servants"] = {d: [] for d in e["decrees"]}
+    s["dice"] = list(e["dice"])
+    for seat, hand in enumerate(e["hands"]):
+        own_item(s, "players", seat)["hand"] = list(hand)
+    # Intrigue markers start stacked in turn order, the start player at the bottom (§3.9).
+    for k in range(n):
+        own_item(s, "players", (e["start_player"] + k) % n)["stamp"] = k
+    s["stamp"] = n
+
+
 def _shuffled(rng: Any, items: list[str]) -> list[str]:
     out = list(items)
     rng.shuffle(out)
     return out
+
+
+APPLY: dict[str, Evolver] = {
+    "game_started": _on_game_started,
+}

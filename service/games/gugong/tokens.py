@@ -22,8 +22,8 @@ from service.games.gugong.engine import (
     push,
     score,
 )
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item, without
 
 EXCHANGE = {row["reward"]: row for row in data.TOKEN_EXCHANGE}
 USE_FIELDS = {"card_for_jade": ("card",), "retrieve_card": ("card",), "swap_card": ("card", "location"),
@@ -102,6 +102,16 @@ def run_use(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -
         gain_jade(ctx, seat, t["n"], "token")
 
 
+def _on_token_effect_applied(s: State, e: Event) -> None:
+    pass  # the effect's results are their own events
+
+
+def _on_card_moved(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p[e["from"]] = without(p[e["from"]], e["card"])
+    p[e["to"]] = p[e["to"]] + [e["card"]]
+
+
 def use_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     effect = _type(frame["token"])["effect"]
     p = s["players"][seat]
@@ -131,6 +141,12 @@ def run_store(ctx: Turn, frame: dict[str, Any]) -> None:
         push(ctx, {"kind": "token_limit", "seat": frame["seat"]})
 
 
+def _on_token_stored(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["tokens"] = p["tokens"] + [e["token"]]
+    s["in_transit"] = None
+
+
 def within_limit(s: State, frame: dict[str, Any]) -> bool:
     return len(s["players"][frame["seat"]]["tokens"]) <= data.TOKEN_LIMIT
 
@@ -155,6 +171,14 @@ def run_swap(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     # No value comparison, no payment and no location action (§5.3, D23).
     ctx.emit({"type": "card_swapped", "seat": seat, "card": plan["card"], "where": plan["where"],
               "location": plan["location"], "taken": ctx.state["locations"][plan["location"]]})
+
+
+def _on_card_swapped(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    pile = list(p[e["where"]])
+    pile[pile.index(e["card"])] = e["taken"]
+    p[e["where"]] = pile
+    own(s, "locations")[e["location"]] = e["card"]
 
 
 def swap_candidates(s: State, seat: int) -> list[dict[str, Any]]:
@@ -194,6 +218,12 @@ def run_exchange(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
         gain_jade(ctx, seat, row["n"], "tokens")
 
 
+def _on_tokens_exchanged(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["tokens"] = [t for t in p["tokens"] if t not in e["tokens"]]
+    s["travel_discard"] = s["travel_discard"] + list(e["tokens"])
+
+
 def exchange_candidates(s: State, seat: int) -> list[Command]:
     """Complete up to tokens of one type being interchangeable: for each count per type, the
     lowest ids of that type are offered (any other ids of the same type are just as legal)."""
@@ -220,3 +250,12 @@ def _ok(check: Any, s: State, seat: int, cmd: Command, frame: Any) -> bool:
     except IllegalMove:
         return False
     return True
+
+
+APPLY: dict[str, Evolver] = {
+    "token_effect_applied": _on_token_effect_applied,
+    "token_stored": _on_token_stored,
+    "tokens_exchanged": _on_tokens_exchanged,
+    "card_moved": _on_card_moved,
+    "card_swapped": _on_card_swapped,
+}

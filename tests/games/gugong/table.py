@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from service.games.gugong import GAME, data, rules
-from service.games.gugong.events import evolve
+from service.games.gugong.rules import evolve
 from service.games.interface import Command, Event, IllegalMove, State
 from service.games.kit import Turn
 

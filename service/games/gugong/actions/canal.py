@@ -12,8 +12,8 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import field_bool, field_option, field_str, only, pay, pop, push, score
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own_item, without
 from service.games.preamble import refuse_unknown_fields
 
 CAPACITY = data.BOARD["boat_capacity"]
@@ -158,6 +158,26 @@ def load(ctx: Turn, seat: int, ref: str, unit: str, source: str) -> list[dict[st
     return []
 
 
+def _on_boat_launched(s: State, e: Event) -> None:
+    own_item(s, "canal", e["route"])[e["port"] - 1] = {"owner": e["seat"], "cubes": 0, "foreman": False}
+
+
+def _on_boat_loaded(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    ports = own_item(s, "canal", e["route"])
+    boat = dict(ports[e["port"] - 1])
+    ports[e["port"] - 1] = boat
+    if e["unit"] == "foreman":
+        boat["foreman"] = True
+        p["foreman"] = "boat"
+    else:
+        boat["cubes"] += 1
+        if e["from"] == "pool":
+            p["pool"] -= 1
+        else:
+            p["supply"] -= 1
+
+
 def run_move(ctx: Turn, frame: dict[str, Any]) -> None:
     """The movement part of option A, after any claim the placement opened (§5.10)."""
     route, port, seat = frame["route"], frame["port"], frame["seat"]
@@ -170,6 +190,12 @@ def run_move(ctx: Turn, frame: dict[str, Any]) -> None:
     ctx.emit({"type": "boat_moved", "seat": seat, "route": route, "from": port, "to": to})
     if board.boat_units(boat) == CAPACITY and data.port_rewards(route, to):
         push(ctx, {"kind": "claim", "seat": seat, "route": route, "port": to})
+
+
+def _on_boat_moved(s: State, e: Event) -> None:
+    ports = own_item(s, "canal", e["route"])
+    ports[e["to"] - 1] = ports[e["from"] - 1]
+    ports[e["from"] - 1] = None
 
 
 # --- the harbour claim prompt -----------------------------------------------------------------------
@@ -208,6 +234,39 @@ def run_claim(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any])
     ctx.emit({"type": "boat_returned", "seat": seat, "route": route, "port": port, "reason": "claimed"})
 
 
+def _on_card_drawn(s: State, e: Event) -> None:
+    s["draw_pile"] = without(s["draw_pile"], e["card"])
+    p = own_item(s, "players", e["seat"])
+    p["hand"] = p["hand"] + [e["card"]]
+
+
+def _on_boat_returned(s: State, e: Event) -> None:
+    ports = own_item(s, "canal", e["route"])
+    boat = ports[e["port"] - 1]
+    ports[e["port"] - 1] = None
+    p = own_item(s, "players", boat["owner"])
+    p["supply"] += boat["cubes"]
+    if boat["foreman"]:
+        p["foreman"] = "supply"
+
+
+def _on_reward_claimed(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["slots"] = {**p["slots"], e["reward"]: p["slots"][e["reward"]] + 1}
+    ports = own_item(s, "canal", e["route"])
+    boat = dict(ports[e["port"] - 1])
+    ports[e["port"] - 1] = boat
+    if e["unit"] == "foreman":
+        boat["foreman"] = False
+        p["foreman"] = "lost"
+    else:
+        boat["cubes"] -= 1
+
+
+def _on_foreman_unlocked(s: State, e: Event) -> None:
+    own_item(s, "players", e["seat"])["foreman"] = "pool"
+
+
 def claim_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     return [{"type": "claim", "reward": r, "unit": u}
             for r in data.port_rewards(frame["route"], frame["port"]) for u in board.UNITS]
@@ -220,3 +279,13 @@ def claim_skipped(s: State, frame: dict[str, Any]) -> bool:
         return True
     return not board.claimable_rewards(s, frame["seat"], frame["route"], frame["port"])
 
+
+APPLY: dict[str, Evolver] = {
+    "card_drawn": _on_card_drawn,
+    "boat_launched": _on_boat_launched,
+    "boat_loaded": _on_boat_loaded,
+    "boat_moved": _on_boat_moved,
+    "boat_returned": _on_boat_returned,
+    "reward_claimed": _on_reward_claimed,
+    "foreman_unlocked": _on_foreman_unlocked,
+}

@@ -7,8 +7,8 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import field_bool, field_str, only, pay, score
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
@@ -34,6 +34,17 @@ def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     score(ctx, seat, data.DECREES[plan["decree"]]["vp_now"], "decree")
 
 
+def _on_decree_bought(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["decrees"] = p["decrees"] + [e["decree"]]
+    servants = own(s, "decree_servants")
+    servants[e["decree"]] = servants[e["decree"]] + [e["seat"]]
+    if e["place"] == "foreman":
+        p["foreman"] = "lost"
+    else:
+        p["pool"] -= 1
+
+
 def candidates(s: State, seat: int) -> list[dict[str, Any]]:
     return [
         {"decree": d, "pay_foreman": f, "place": u}
@@ -41,3 +52,8 @@ def candidates(s: State, seat: int) -> list[dict[str, Any]]:
         for f in (False, True)
         for u in board.UNITS
     ]
+
+
+APPLY: dict[str, Evolver] = {
+    "decree_bought": _on_decree_bought,
+}

@@ -6,8 +6,8 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import field_bool, field_option, move_intrigue, only, pay
-from service.games.interface import Command, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, State
+from service.games.kit import Evolver, Turn
 
 RULE = data.BOARD["intrigue"]
 
@@ -32,5 +32,14 @@ def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     move_intrigue(ctx, seat, RULE["option_b"]["steps"], "intrigue")
 
 
+def _on_medal_taken(s: State, e: Event) -> None:
+    s["medal"] = e["seat"]
+
+
 def candidates(s: State, seat: int) -> list[dict[str, Any]]:
     return [{"option": "A"}, {"option": "B"}, {"option": "B", "pay_foreman": True}]
+
+
+APPLY: dict[str, Evolver] = {
+    "medal_taken": _on_medal_taken,
+}

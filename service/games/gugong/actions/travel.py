@@ -10,8 +10,8 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import field_bool, field_option, field_str, only, pay, pop, push
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 
 RULE = data.BOARD["travel"]
 
@@ -65,6 +65,12 @@ def run_move(ctx: Turn, seat: int, city: str, frame: dict[str, Any]) -> None:
     push(ctx, *later)
 
 
+def _on_traveller_moved(s: State, e: Event) -> None:
+    own_item(s, "players", e["seat"])["traveller"] = e["city"]
+    own(s, "map")[e["city"]] = None
+    s["in_transit"] = e["token"]
+
+
 def move_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     return [{"type": "travel", "city": c} for c in board.destinations(s, seat)]
 
@@ -72,3 +78,8 @@ def move_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]
 def move_impossible(s: State, frame: dict[str, Any]) -> bool:
     """A move with nowhere to go is skipped, and nothing is refunded (D4)."""
     return not board.destinations(s, frame["seat"])
+
+
+APPLY: dict[str, Evolver] = {
+    "traveller_moved": _on_traveller_moved,
+}

@@ -21,8 +21,8 @@ from service.games.gugong.engine import (
     push,
     score,
 )
-from service.games.interface import Command, IllegalMove, State
-from service.games.kit import Turn
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 
 RULE = data.BOARD["wall"]
 OPTIONS = data.BOARD["wall_options"]
@@ -64,6 +64,19 @@ def build(ctx: Turn, seat: int, cubes: int, foreman: bool, source: str) -> None:
         complete(ctx)
 
 
+def _on_wall_built(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    entries = [{"seat": e["seat"], "foreman": False} for _ in range(e["cubes"])]
+    if e["from"] == "pool":
+        p["pool"] -= e["cubes"]
+    else:
+        p["supply"] -= e["cubes"]
+    if e["foreman"]:
+        entries.append({"seat": e["seat"], "foreman": True})
+        p["foreman"] = "wall"
+    s["wall"] = s["wall"] + entries
+
+
 def majority(s: State) -> int:
     totals: dict[int, int] = {}
     for w in s["wall"]:
@@ -82,6 +95,16 @@ def complete(ctx: Turn) -> None:
     # Benefits go from the lowest marker upward, in an order fixed now (D8).
     order = sorted(eligible, key=lambda seat: board.intrigue_key(ctx.state, seat))
     push(ctx, *({"kind": "benefit", "seat": seat} for seat in order))
+
+
+def _on_wall_completed(s: State, e: Event) -> None:
+    seat = e["scorer"]
+    mine = [w for w in s["wall"] if w["seat"] == seat]
+    s["wall"] = [w for w in s["wall"] if w["seat"] != seat]
+    p = own_item(s, "players", seat)
+    p["supply"] += sum(1 for w in mine if not w["foreman"])
+    if any(w["foreman"] for w in mine):
+        p["foreman"] = "supply"
 
 
 def _size(entry: dict[str, Any]) -> int:
@@ -125,6 +148,14 @@ def run_benefit(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any
         ctx.emit({"type": "die_set", "seat": seat, "die": plan["die"], "face": plan["face"]})
 
 
+def _on_die_set(s: State, e: Event) -> None:
+    own(s, "dice")[e["die"]] = e["face"]
+
+
+def _on_intrigue_benefit_taken(s: State, e: Event) -> None:
+    pass  # the marker's move and the gain are their own events
+
+
 def benefit_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     out: list[Command] = []
     for down, b in sorted(BENEFITS.items()):
@@ -139,3 +170,11 @@ def benefit_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Comma
 def benefit_skipped(s: State, frame: dict[str, Any]) -> bool:
     """A marker at 0 can pay for nothing and is passed over without a prompt (D28)."""
     return s["players"][frame["seat"]]["intrigue"] == 0
+
+
+APPLY: dict[str, Evolver] = {
+    "die_set": _on_die_set,
+    "intrigue_benefit_taken": _on_intrigue_benefit_taken,
+    "wall_built": _on_wall_built,
+    "wall_completed": _on_wall_completed,
+}
