@@ -55,7 +55,6 @@ BASE_ACTIONS = {
 EMPEROR_ACTIONS = ("attach", "detach", "declare")
 
 
-
 OPTION_KEYS = (
     "mode", "target", "round_limit", "max_rounds", "task_selection", "meaning_check",
     "content", "first_player", "deck_order", "task_order", "claim_options",

@@ -304,13 +304,12 @@ def _action(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
 
 
 def _use_action(s: State, count: int = 1) -> None:
-    turn = dict(s["turn"])
+    turn = own(s, "turn")
     if s["phase"] == "extra_action":
         s["phase"] = "special"
     else:
         turn["actions_left"] -= count
     turn["actions_taken"] += count
-    s["turn"] = turn
 
 
 def _after_action(t: Turn) -> None:
@@ -437,16 +436,14 @@ def _conquer(t: Turn, board: Board, seat: int, found: dict[str, Any]) -> None:
 def _on_conquered(s: State, e: Event) -> None:
     board = BOARDS[s["board"]]
     cells = [board.index(r, c) for r, c in e["cells"]]
-    yurts = list(s["yurts"])
-    tile_at = list(s["tile_at"])
+    yurts = own(s, "yurts")
+    tile_at = own(s, "tile_at")
     number = len(s["placed"])
     for i in cells:
         if yurts[i] == NEUTRAL:
             s["supply"] += 1
         yurts[i] = None
         tile_at[i] = number
-    s["yurts"] = yurts
-    s["tile_at"] = tile_at
     s["placed"] = [*s["placed"], {"tile": e["tile"], "cells": e["cells"], "owners": list(e["owners"])}]
     s["tiles"] = {**s["tiles"], e["tile"]: s["tiles"][e["tile"]] - 1}
     s["pending"] = None
@@ -485,9 +482,8 @@ def _on_consent_given(s: State, e: Event) -> None:
 
 def _on_consent_refused(s: State, e: Event) -> None:
     s["pending"] = None
-    turn = dict(s["turn"])
+    turn = own(s, "turn")
     turn["refused"] = [*turn["refused"], [e["tile"], e["cells"]]]
-    s["turn"] = turn
 
 
 # --- Action 2D: invasion of choice (5.6) ------------------------------------------------------
@@ -631,21 +627,18 @@ def _maybe_start_end_phase(t: Turn) -> None:
 
 def _on_end_phase_started(s: State, e: Event) -> None:
     board = BOARDS[s["board"]]
-    yurts = list(s["yurts"])
-    rulers = dict(s["rulers"])
+    yurts = own(s, "yurts")
+    rulers = own(s, "rulers")
     for item in e["rulers_replaced"]:
         yurts[board.index(*item["cell"])] = NEUTRAL
         rulers[item["ruler"]] = None
-    s["yurts"] = yurts
-    s["rulers"] = rulers
     s["supply"] += e["camp_yurts_to_supply"] - len(e["rulers_replaced"])
     s["camps"] = {rid: 0 for rid in s["camps"]}
     s["end_phase"] = True
-    turn = dict(s["turn"])
+    turn = own(s, "turn")
     if s["phase"] == "actions":
         # the rest of this turn is played under end-phase rules: conquests only
         turn["actions_left"] = min(turn["actions_left"], END_PHASE_CONQUESTS)
-    s["turn"] = turn
 
 
 # --- Draw pile exhaustion (5.10) --------------------------------------------------------------
