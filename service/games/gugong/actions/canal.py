@@ -164,9 +164,7 @@ def _on_boat_launched(s: State, e: Event) -> None:
 
 def _on_boat_loaded(s: State, e: Event) -> None:
     p = own_item(s, "players", e["seat"])
-    ports = own_item(s, "canal", e["route"])
-    boat = dict(ports[e["port"] - 1])
-    ports[e["port"] - 1] = boat
+    boat = _own_boat(s, e["route"], e["port"])
     if e["unit"] == "foreman":
         boat["foreman"] = True
         p["foreman"] = "boat"
@@ -253,9 +251,7 @@ def _on_boat_returned(s: State, e: Event) -> None:
 def _on_reward_claimed(s: State, e: Event) -> None:
     p = own_item(s, "players", e["seat"])
     p["slots"] = {**p["slots"], e["reward"]: p["slots"][e["reward"]] + 1}
-    ports = own_item(s, "canal", e["route"])
-    boat = dict(ports[e["port"] - 1])
-    ports[e["port"] - 1] = boat
+    boat = _own_boat(s, e["route"], e["port"])
     if e["unit"] == "foreman":
         boat["foreman"] = False
         p["foreman"] = "lost"
@@ -278,6 +274,14 @@ def claim_skipped(s: State, frame: dict[str, Any]) -> bool:
     if boat is None or boat["owner"] != frame["seat"] or board.boat_units(boat) < CAPACITY:
         return True
     return not board.claimable_rewards(s, frame["seat"], frame["route"], frame["port"])
+
+
+def _own_boat(s: State, route: str, port: int) -> dict[str, Any]:
+    """A private copy of the boat at `port` of `route`, put in place, ready to edit."""
+    ports = own_item(s, "canal", route)
+    boat = dict(ports[port - 1])
+    ports[port - 1] = boat
+    return boat
 
 
 APPLY: dict[str, Evolver] = {
