@@ -6,11 +6,12 @@ The house style (tests/games/test_layout.py checks the parts a machine can check
   board, tiles as data) and `view.py` (what each audience sees), and beside them `moves.py`
   (legal moves), `hidden.py` (redeal and the bots' hint) and `narrate.py` (words for people).
   Pixies is the game to copy.
-- `rules.py` reads like the rulebook, top to bottom: setup (`initial`, the `start` command),
-  the turn, the actions, scoring, the end; `decide`, `evolve` and `status` where the rulebook
-  would put them. Each section holds a rule's check and its effect together: the function that
-  decides a command, named after the command (`_take_card` decides `take_card`), then the
-  evolvers of the events it emits. Helpers go at the bottom of their section or of the file.
+- `rules.py` reads like the rulebook, top to bottom, one `# --- Title (spec section) ---`
+  header per part: setup (`initial`, the `start` command), the turn (`decide` opens it), the
+  actions, scoring, the end; `_APPLY`, `evolve` and `status` close the file. Each section holds
+  a rule's check and its effect together: the function that decides a command, named after
+  the command (`_take_card` decides `take_card`; many commands dispatch through a `_DECIDE`
+  dict), then the evolvers of the events it emits. Helpers go at the end of their section.
 - An evolver applies one event and is named `_on_<event type>` (`_on_card_taken`); nothing
   else carries that prefix. It edits `s`, the shallow copy of the state `evolve` made, and
   replaces every nested part it changes instead of editing it (`own`, `own_item` below), so
