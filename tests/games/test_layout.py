@@ -107,6 +107,21 @@ def test_a_game_imports_no_randomness_clock_or_io(game):
     assert not bad, "\n".join(bad)
 
 
+def test_what_the_games_build_on_imports_no_clock_or_io():
+    """The shared modules a game imports hold to the games' own rule; only the registry (which
+    finds the packages), chance (the server's seeds) and playout (random play) go beyond it, and
+    shapes names the rng's type."""
+    beyond = {"service.games", "service.games.chance", "service.games.playout"}
+    bad = []
+    for name, path in MODULES.items():
+        if name in beyond or path.parent != GAMES_DIR:
+            continue
+        allowed = PURE_STDLIB | ({"random"} if name == "service.games.shapes" else frozenset())
+        bad += [f"{name}: {target}" for node, targets in imports(name) for target in targets
+                if not target.startswith("service.games.") and target.split(".")[0] not in allowed]
+    assert not bad, "\n".join(bad)
+
+
 def test_no_import_inside_a_function_or_block():
     """An import below module level is how a circle hides; every import sits at the top level."""
     bad = []
