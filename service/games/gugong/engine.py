@@ -52,11 +52,7 @@ def gain(ctx: Turn, seat: int, n: int, reason: str) -> None:
 
 
 def _on_servants_gained(s: State, e: Event) -> None:
-    p = own_item(s, "players", e["seat"])
-    p["supply"] -= e["cubes"]
-    p["pool"] += e["cubes"]
-    if e["foreman"]:
-        p["foreman"] = "pool"
+    _servants_moved(s, e, "supply", "pool")
 
 
 def pay(ctx: Turn, seat: int, cost: int, pay_foreman: bool, reason: str) -> None:
@@ -66,11 +62,17 @@ def pay(ctx: Turn, seat: int, cost: int, pay_foreman: bool, reason: str) -> None
 
 
 def _on_servants_paid(s: State, e: Event) -> None:
+    _servants_moved(s, e, "pool", "supply")
+
+
+def _servants_moved(s: State, e: Event, source: str, target: str) -> None:
+    """Cubes go from one of a player's places to the other; the Foreman, when it moves, ends
+    where the cubes went (the pool or the supply)."""
     p = own_item(s, "players", e["seat"])
-    p["pool"] -= e["cubes"]
-    p["supply"] += e["cubes"]
+    p[source] -= e["cubes"]
+    p[target] += e["cubes"]
     if e["foreman"]:
-        p["foreman"] = "supply"
+        p["foreman"] = target
 
 
 def score(ctx: Turn, seat: int, vp: int, reason: str) -> None:
