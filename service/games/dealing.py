@@ -9,14 +9,15 @@ is sorted before it is shuffled, and only the sizes of the places (public) steer
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
+
+from service.games.shapes import Rng
 
 T = TypeVar("T")
 
 
-def deal(rng: random.Random, places: Sequence[Sequence[T]], hidden: Callable[[T], bool] = lambda item: True) -> list[list[T]]:
+def deal(rng: Rng, places: Sequence[Sequence[T]], hidden: Callable[[T], bool] = lambda item: True) -> list[list[T]]:
     """Shuffle the hidden items of all `places` among the hidden positions of all places.
 
     Each place keeps its size; an item for which `hidden` is false stays where it is (a card
@@ -28,7 +29,7 @@ def deal(rng: random.Random, places: Sequence[Sequence[T]], hidden: Callable[[T]
     return [[next(it) if hidden(item) else item for item in place] for place in places]
 
 
-def deal_pile_and_hands(rng: random.Random, pile: Sequence[T], hands: Sequence[Sequence[T]],
+def deal_pile_and_hands(rng: Rng, pile: Sequence[T], hands: Sequence[Sequence[T]],
                         keep: frozenset[int]) -> tuple[list[T], list[list[T]]]:
     """The common case: a face-down pile and the hands of the seats not in `keep`, pooled
     and dealt back into the same sizes. Kept hands come back as they were."""
@@ -40,7 +41,7 @@ def deal_pile_and_hands(rng: random.Random, pile: Sequence[T], hands: Sequence[S
     return places[0], out
 
 
-def shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
+def shuffled(rng: Rng, items: Sequence[T]) -> list[T]:
     """A canonical shuffle: sorted first, so that the input's order never shows through."""
     out = sorted(items, key=_order_key)
     rng.shuffle(out)

@@ -7,39 +7,16 @@ and every random outcome is written into the events it returns.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
-State = dict[str, Any]
-Command = dict[str, Any]
-Event = dict[str, Any]
-View = dict[str, Any]
+from service.games import redealt
+from service.games.preamble import guarded
+from service.games.shapes import Command, Commands, Event, IllegalMove, Result, Rng, State, Status, View
 
-
-class Result(TypedDict):
-    scores: list[int]
-    ranking: list[int]   # seats, best first
-    winners: list[int]
-    ranks: NotRequired[list[int]]  # per seat, 1 = first; shared places repeat (1, 1, 3)
-
-
-class Status(TypedDict):
-    phase: str
-    to_act: list[int]
-    finished: bool
-    result: Result | None
-
-
-class IllegalMove(Exception):
-    """A command the rules refuse. `code` is stable and machine-readable (snake_case);
-    `message` is a sentence a person understands."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+__all__ = ["Command", "Commands", "Event", "Game", "IllegalMove", "Narrator", "Result", "Rng", "State", "Status",
+           "View", "fold", "upcast"]
 
 
 @dataclass(frozen=True)
@@ -61,21 +38,6 @@ class Narrator:
 
 
 @dataclass(frozen=True)
-class Commands:
-    """Every command a game takes and the fields each may carry besides `type`.
-
-    `player` are the commands a seat sends; `system` those only the server sends (seat None),
-    always including `start`."""
-
-    player: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    system: Mapping[str, frozenset[str]] = field(default_factory=lambda: {"start": frozenset()})
-
-    def fields(self, seat: int | None, kind: str) -> frozenset[str] | None:
-        table = self.system if seat is None else self.player
-        return table.get(kind)
-
-
-@dataclass(frozen=True)
 class Game:
     """One registered game: its facts and its pure functions."""
 
@@ -85,7 +47,7 @@ class Game:
     max_players: int
     rules_version: int
     initial: Callable[[dict[str, Any], int], State]
-    decide: Callable[[State, int | None, Command, random.Random], list[Event]]
+    decide: Callable[[State, int | None, Command, Rng], list[Event]]
     evolve: Callable[[State, Event], State]
     view: Callable[[State, int | None], View]
     legal_moves: Callable[[State, int], list[Command]]
@@ -116,15 +78,12 @@ class Game:
     # see is dealt again at random, and everything they can see is kept. It depends only on
     # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
     # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
-    redeal: Callable[[State, random.Random, frozenset[int]], State] | None = None
+    redeal: Callable[[State, Rng, frozenset[int]], State] | None = None
     # Optional hint for bots (service/bots): each seat's score if the game were judged now,
     # from public facts only (running score, points already certain). Higher is better.
     evaluate: Callable[[State], list[float]] | None = None
 
     def __post_init__(self) -> None:
-        from service.games import redealt
-        from service.games.preamble import guarded  # the preamble imports this module
-
         decide = self.decide
         if self.redeal is not None:
             # Every game that can redeal takes the system command a fork begins with (SPEC 11).

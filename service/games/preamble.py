@@ -3,19 +3,18 @@
 A command that is not a map, comes after the end, names a command the game does not have,
 carries a field its command does not take, or comes before the start gets the same code in
 every game (protocol/SPEC.md 7.2). The registry runs these checks in front of each engine's
-`decide` (see `Game.__post_init__`), so an engine only ever sees a well-formed command of a
-known type while the game is running, and the log can store exactly the declared fields.
+`decide` (see `Game.__post_init__` in interface.py), so an engine only ever sees a well-formed
+command of a known type while the game is running, and the log can store exactly the declared fields.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from service.games.interface import Command, Commands, Event, IllegalMove, State, Status
+from service.games.shapes import Command, Commands, Event, IllegalMove, Rng, State, Status
 
-Decide = Callable[[State, "int | None", Command, random.Random], list[Event]]
+Decide = Callable[[State, "int | None", Command, Rng], list[Event]]
 
 # The one code for each situation (SPEC 7.2); engines never raise these themselves.
 BAD_COMMAND = "bad_command"
@@ -72,7 +71,7 @@ def normalized(commands: Commands, seat: int | None, command: Command) -> Comman
 def guarded(decide: Decide, commands: Commands, status: Callable[[State], Status]) -> Decide:
     """`decide` behind the shared checks."""
 
-    def decide_checked(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+    def decide_checked(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
         check(commands, status(state), seat, command)
         return decide(state, seat, command, rng)
 

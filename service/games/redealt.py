@@ -12,19 +12,18 @@ event back (SPEC 10).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
-State = dict[str, Any]
-Event = dict[str, Any]
-Redeal = Callable[[State, random.Random, frozenset[int]], State]
+from service.games.shapes import Event, Rng, State
+
+Redeal = Callable[[State, Rng, frozenset[int]], State]
 
 REDEAL = "redeal"     # the system command
 REDEALT = "redealt"   # its one event: {"type": "redealt", "state": {top-level key: new value}}
 
 
-def redealt_event(redeal: Redeal, state: State, rng: random.Random, seats: int) -> Event:
+def redealt_event(redeal: Redeal, state: State, rng: Rng, seats: int) -> Event:
     """The event of a redeal that keeps what every seat (0..seats-1) sees."""
     new = redeal(state, rng, frozenset(range(seats)))
     if set(new) != set(state):
@@ -37,7 +36,7 @@ def deciding(decide: Callable[..., list[Event]], redeal: Redeal, max_players: in
     refuses it from a seat, before the start and after the end). Keeping seats beyond the table
     keeps nothing more, so the game's largest seat count stands for "every seat"."""
 
-    def decide_or_redeal(state: State, seat: int | None, command: dict[str, Any], rng: random.Random) -> list[Event]:
+    def decide_or_redeal(state: State, seat: int | None, command: dict[str, Any], rng: Rng) -> list[Event]:
         if seat is None and command.get("type") == REDEAL:
             return [redealt_event(redeal, state, rng, max_players)]
         return decide(state, seat, command, rng)

@@ -9,7 +9,6 @@ the reshuffle are dropped: nobody at the table may know them.
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 
 from service.games.china.data import (
@@ -21,10 +20,10 @@ from service.games.china.data import (
 )
 from service.games.china.scoring import alliance_results, province_points, road_groups
 from service.games.dealing import deal_pile_and_hands, hide_options
-from service.games.interface import State
+from service.games.interface import Rng, State
 
 
-def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
+def redeal(state: State, rng: Rng, keep: frozenset[int]) -> State:
     state = hide_options(state, drop=("deck_order", "reshuffle_order"))
     if state["phase"] == "finished":
         return state

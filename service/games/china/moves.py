@@ -2,7 +2,9 @@
 
 A hand holds at most 3 cards and a province at most 8 spaces, so all Place actions (every
 payment by card id, every piece and space, both orders of two pieces) fit in a list of a few
-hundred; the same rules as `rules.check_place` decide which are legal, piece by piece.
+hundred; the same rules as `rules.check_place` decide which are legal, piece by piece. The rules
+build on this module (a pass is allowed only when no placement or exchange is), so it imports
+nothing from them.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.china.data import CARD_COLOUR, DISPLAY_SIZE, PROVINCE_COLOUR, PROVINCE_SPACES, PROVINCES
-from service.games.china.rules import has_exchange
 from service.games.interface import Command, State
 
 Piece = tuple[str, "str | None"]
@@ -29,6 +30,15 @@ def legal_moves(state: State, seat: int) -> list[Command]:
             for source in _sources(state)
         )
     return moves or [{"type": "pass"}]
+
+
+def has_exchange(state: State, seat: int) -> bool:
+    """Whether the seat may exchange (spec 5.6): it holds a card and a card is left to take."""
+    return bool(state["hands"][seat]) and cards_to_take(state)
+
+
+def cards_to_take(state: State) -> bool:
+    return bool(state["deck"]) or any(c is not None for c in state["display"])
 
 
 def _sources(state: State) -> list[dict[str, Any]]:

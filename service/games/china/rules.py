@@ -18,7 +18,6 @@ State shapes (plain data only):
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from service.games.china.data import (
@@ -35,8 +34,10 @@ from service.games.china.data import (
     removed_cards,
     sides_for,
 )
+from service.games.china.moves import cards_to_take, has_exchange, place_moves
 from service.games.china.scoring import alliance_results, province_points, ranking, road_chains
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
+from service.games.kit import Evolver, Turn, own, own_item
 from service.games.preamble import refuse_unknown_fields
 
 MIN_PLAYERS = 3
@@ -125,7 +126,7 @@ def _checked_card_order(key: str, order: Any, seats: int) -> list[str]:
     return list(order)
 
 
-def _start(state: State, rng: random.Random) -> list[Event]:
+def _start(state: State, rng: Rng) -> list[Event]:
     """Shuffle, choose the Emperor; the event carries both so the deal replays exactly."""
     n = state["players"]
     opts = state["options"]
@@ -147,10 +148,24 @@ def _start(state: State, rng: random.Random) -> list[Event]:
     ]
 
 
-# --- Commands ---------------------------------------------------------------------------------
+def _on_game_started(s: State, e: Event) -> None:
+    order = e["order"]
+    n = s["players"]
+    s["hands"] = [order[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(n)]
+    dealt = HAND_SIZE * n
+    s["display"] = order[dealt : dealt + DISPLAY_SIZE]
+    s["deck"] = order[dealt + DISPLAY_SIZE :]
+    s["removed"] = list(e["removed"])
+    s["emperor"] = e["emperor"]
+    s["active"] = e["emperor"]
+    s["turn"] = 1
+    s["phase"] = "play"
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+# --- The turn (spec 5) ------------------------------------------------------------------------
+
+
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind = command["type"]
@@ -163,7 +178,7 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
             raise IllegalMove("wrong_phase", "Cards are taken only while refilling the hand after placing.")
     elif state["phase"] != "play":
         raise IllegalMove("wrong_phase", "Finish refilling your hand first: take a card.")
-    turn = _Turn(state, rng)
+    turn = Turn(state, rng, evolve)
     if kind == "place":
         _place(turn, seat, command)
     elif kind == "take":
@@ -175,20 +190,7 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
     return turn.events
 
 
-class _Turn:
-    """The events of one command, each applied to a working state as it is emitted."""
-
-    def __init__(self, state: State, rng: random.Random) -> None:
-        self.state = state
-        self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-
-# --- Place (spec 5.1) -------------------------------------------------------------------------
+# --- Place (5.1, 5.2) -------------------------------------------------------------------------
 
 
 def check_place(
@@ -292,7 +294,7 @@ def _check_payment(cards: list[str], colour: str, province: str) -> None:
         )
 
 
-def _place(turn: _Turn, seat: int, command: Command) -> None:
+def _place(turn: Turn, seat: int, command: Command) -> None:
     province, placements = check_place(turn.state, seat, command)
     for cards, piece, space in placements:
         if piece == "house":
@@ -302,23 +304,77 @@ def _place(turn: _Turn, seat: int, command: Command) -> None:
             _score_if_full(turn, province)
         else:
             turn.emit({"type": "emissary_sent", "seat": seat, "province": province, "cards": cards})
-    if len(turn.state["hands"][seat]) < HAND_SIZE and _cards_to_take(turn.state):
+    if len(turn.state["hands"][seat]) < HAND_SIZE and cards_to_take(turn.state):
         turn.emit({"type": "refill_began", "seat": seat})
     else:
         _end_turn(turn)
 
 
-def _score_if_full(turn: _Turn, province: str) -> None:
+def _on_house_built(s: State, e: Event) -> None:
+    _play_cards(s, e["seat"], e["cards"])
+    own(s, "houses")[e["space"]] = e["seat"]
+    _use_piece(s, e["seat"], "houses")
+
+
+def _on_emissary_sent(s: State, e: Event) -> None:
+    _play_cards(s, e["seat"], e["cards"])
+    own_item(s, "emissaries", e["province"])[e["seat"]] += 1
+    _use_piece(s, e["seat"], "emissaries")
+
+
+def _play_cards(s: State, seat: int, cards: list[str]) -> None:
+    hands = own(s, "hands")
+    hands[seat] = [c for c in hands[seat] if c not in cards]
+    s["discard"] = [*s["discard"], *cards]
+
+
+def _use_piece(s: State, seat: int, piece: str) -> None:
+    own_item(s, "supply", seat)[piece] -= 1
+
+
+# --- Province scoring (5.3) -------------------------------------------------------------------
+
+
+def _score_if_full(turn: Turn, province: str) -> None:
     """A province is scored the moment its last space fills, before the next piece (A16)."""
     s = turn.state
     if not s["scored"][province] and all(s["houses"][sp] is not None for sp in PROVINCE_SPACES[province]):
         turn.emit(_province_scored(s, province, final=False))
 
 
-# --- Refill (spec 5.5) ------------------------------------------------------------------------
+def _province_scored(state: State, province: str, *, final: bool) -> Event:
+    counts = _house_counts(state["houses"], PROVINCE_SPACES[province], state["players"])
+    return {
+        "type": "province_scored",
+        "province": province,
+        "houses": counts,
+        "points": province_points(counts),
+        "final": final,
+    }
 
 
-def _take(turn: _Turn, seat: int, command: Command) -> None:
+def _house_counts(houses: dict[str, int | None], spaces: list[str], players: int) -> list[int]:
+    counts = [0] * players
+    for space in spaces:
+        owner = houses[space]
+        if owner is not None:
+            counts[owner] += 1
+    return counts
+
+
+def _on_province_scored(s: State, e: Event) -> None:
+    s["scores"] = [a + b for a, b in zip(s["scores"], e["points"], strict=True)]
+    own(s, "scored")[e["province"]] = True
+
+
+# --- Refill (5.5) -----------------------------------------------------------------------------
+
+
+def _on_refill_began(s: State, e: Event) -> None:
+    s["phase"] = "refill"
+
+
+def _take(turn: Turn, seat: int, command: Command) -> None:
     source, slot = _parsed_source(command)
     s = turn.state
     if source == "deck":
@@ -340,7 +396,7 @@ def _take(turn: _Turn, seat: int, command: Command) -> None:
             }
         )
     # Refilling is compulsory while cards remain (A9); the last card ends the turn.
-    if len(turn.state["hands"][seat]) >= HAND_SIZE or not _cards_to_take(turn.state):
+    if len(turn.state["hands"][seat]) >= HAND_SIZE or not cards_to_take(turn.state):
         _end_turn(turn)
 
 
@@ -358,11 +414,26 @@ def _parsed_source(command: Command) -> tuple[str, int | None]:
     return "display", slot
 
 
-def _cards_to_take(state: State) -> bool:
-    return bool(state["deck"]) or any(c is not None for c in state["display"])
+def _take_from(s: State, e: Event) -> str:
+    """Remove the card an event names from the deck top or its display slot."""
+    if e["source"] == "deck":
+        card = s["deck"][0]
+        s["deck"] = s["deck"][1:]
+    else:
+        card = s["display"][e["slot"]]
+        own(s, "display")[e["slot"]] = None
+    if card != e["card"]:
+        raise IllegalMove("event_mismatch", f"{e['type']} names {e['card']}, but the card there is {card}.")
+    return card
 
 
-def _refill_display(turn: _Turn) -> None:
+def _on_card_taken(s: State, e: Event) -> None:
+    card = _take_from(s, e)
+    hands = own(s, "hands")
+    hands[e["seat"]] = [*hands[e["seat"]], card]
+
+
+def _refill_display(turn: Turn) -> None:
     """Empty slots are refilled from the deck only after the hand refill, slots 0 to 3 (A10)."""
     for slot in range(DISPLAY_SIZE):
         s = turn.state
@@ -371,10 +442,20 @@ def _refill_display(turn: _Turn) -> None:
             _after_deck_draw(turn)
 
 
-# --- Exchange and pass (spec 5.6, 5.7) --------------------------------------------------------
+def _on_display_slot_filled(s: State, e: Event) -> None:
+    card = s["deck"][0]
+    if card != e["card"]:
+        raise IllegalMove(
+            "event_mismatch", f"display_slot_filled names {e['card']}, but the deck top is {card}."
+        )
+    s["deck"] = s["deck"][1:]
+    own(s, "display")[e["slot"]] = card
 
 
-def _exchange(turn: _Turn, seat: int, command: Command) -> None:
+# --- Exchange (5.6) ---------------------------------------------------------------------------
+
+
+def _exchange(turn: Turn, seat: int, command: Command) -> None:
     card = command.get("card")
     if not isinstance(card, str):
         raise IllegalMove("bad_command", "exchange needs 'card', the id of the card to discard.")
@@ -382,7 +463,7 @@ def _exchange(turn: _Turn, seat: int, command: Command) -> None:
     s = turn.state
     if card not in s["hands"][seat]:
         raise IllegalMove("card_not_in_hand", f"You do not hold {card!r}.")
-    if not _cards_to_take(s):
+    if not cards_to_take(s):
         raise IllegalMove("exchange_nothing_to_take", "There is no card left to take.")
     if source == "deck":
         if not s["deck"]:
@@ -410,24 +491,29 @@ def _exchange(turn: _Turn, seat: int, command: Command) -> None:
     _end_turn(turn)
 
 
-def has_exchange(state: State, seat: int) -> bool:
-    return bool(state["hands"][seat]) and _cards_to_take(state)
+def _on_card_exchanged(s: State, e: Event) -> None:
+    _play_cards(s, e["seat"], [e["discarded"]])
+    _on_card_taken(s, e)
 
 
-def _pass(turn: _Turn, seat: int) -> None:
-    # Imported here: moves builds on this module's checks.
-    from service.games.china.moves import place_moves
+# --- Pass (5.7) -------------------------------------------------------------------------------
 
+
+def _pass(turn: Turn, seat: int) -> None:
     if has_exchange(turn.state, seat) or place_moves(turn.state, seat):
         raise IllegalMove("pass_not_allowed", "You may pass only when you can neither place nor exchange.")
     turn.emit({"type": "turn_passed", "seat": seat})
     _end_turn(turn)
 
 
-# --- Deck, discard pile and the reshuffle (spec 5.8) ------------------------------------------
+def _on_turn_passed(s: State, e: Event) -> None:
+    pass
 
 
-def _after_deck_draw(turn: _Turn) -> None:
+# --- Deck, discard pile and the reshuffle (5.8) -----------------------------------------------
+
+
+def _after_deck_draw(turn: Turn) -> None:
     """The moment the deck empties: the first time the discard pile becomes the new deck in
     an order decided here; the second time the end of the game is triggered."""
     s = turn.state
@@ -442,7 +528,7 @@ def _after_deck_draw(turn: _Turn) -> None:
         turn.emit({"type": "game_end_triggered"})
 
 
-def _reshuffle_order(state: State, rng: random.Random) -> list[str]:
+def _reshuffle_order(state: State, rng: Rng) -> list[str]:
     fixed = state["options"].get("reshuffle_order")
     if fixed is not None:
         rank = {card: i for i, card in enumerate(fixed)}
@@ -452,10 +538,26 @@ def _reshuffle_order(state: State, rng: random.Random) -> list[str]:
     return order
 
 
-# --- Turn end, province scoring and the final scoring (spec 5.3, 6) ---------------------------
+def _on_deck_reshuffled(s: State, e: Event) -> None:
+    order = e["order"]
+    if s["generation"] != 1 or s["deck"] or sorted(order) != sorted(s["discard"]):
+        raise IllegalMove(
+            "reshuffle_order_invalid",
+            "A reshuffle happens once, when the first deck runs out, and orders exactly the discard pile.",
+        )
+    s["deck"] = list(order)
+    s["discard"] = []
+    s["generation"] = 2
 
 
-def _end_turn(turn: _Turn) -> None:
+def _on_game_end_triggered(s: State, e: Event) -> None:
+    s["end_triggered"] = True
+
+
+# --- Turn end and the end trigger (6.4) -------------------------------------------------------
+
+
+def _end_turn(turn: Turn) -> None:
     """The game ends just before the Emperor would start another turn after the trigger (6.4)."""
     _refill_display(turn)
     s = turn.state
@@ -466,18 +568,16 @@ def _end_turn(turn: _Turn) -> None:
         turn.emit({"type": "turn_ended", "seat": s["active"], "next": nxt})
 
 
-def _province_scored(state: State, province: str, *, final: bool) -> Event:
-    counts = _house_counts(state["houses"], PROVINCE_SPACES[province], state["players"])
-    return {
-        "type": "province_scored",
-        "province": province,
-        "houses": counts,
-        "points": province_points(counts),
-        "final": final,
-    }
+def _on_turn_ended(s: State, e: Event) -> None:
+    s["active"] = e["next"]
+    s["turn"] = s["turn"] + 1
+    s["phase"] = "play"
 
 
-def _final_scoring(turn: _Turn) -> None:
+# --- Final scoring (6.2, 6.3) and the winner (6.5) --------------------------------------------
+
+
+def _final_scoring(turn: Turn) -> None:
     """Unscored provinces with houses, then roads, then the 15 alliances (6.3)."""
     for province in PROVINCES:
         s = turn.state
@@ -510,16 +610,32 @@ def _final_scoring(turn: _Turn) -> None:
     )
 
 
-def _house_counts(houses: dict[str, int | None], spaces: list[str], players: int) -> list[int]:
-    counts = [0] * players
-    for space in spaces:
-        owner = houses[space]
-        if owner is not None:
-            counts[owner] += 1
-    return counts
+def _on_roads_scored(s: State, e: Event) -> None:
+    s["scores"] = [a + b for a, b in zip(s["scores"], e["points"], strict=True)]
+    s["final_scoring"] = {**(s["final_scoring"] or {}), "roads": e["points"], "chains": e["chains"]}
 
 
-# --- Evolve -----------------------------------------------------------------------------------
+def _on_alliances_scored(s: State, e: Event) -> None:
+    s["scores"] = [a + b for a, b in zip(s["scores"], e["points"], strict=True)]
+    s["final_scoring"] = {
+        **(s["final_scoring"] or {}),
+        "alliances": e["points"],
+        "alliance_details": e["alliances"],
+    }
+
+
+def _on_game_ended(s: State, e: Event) -> None:
+    s["phase"] = "finished"
+    s["active"] = None
+    s["result"] = {"scores": list(e["scores"]), "ranking": list(e["ranking"]), "winners": list(e["winners"])}
+    s["final_scoring"] = {
+        **(s["final_scoring"] or {}),
+        "pieces_left": e["pieces_left"],
+        "places": e["places"],
+    }
+
+
+# --- evolve and status ------------------------------------------------------------------------
 
 
 def evolve(state: State, event: Event) -> State:
@@ -547,147 +663,7 @@ def _ensure_reshuffled(state: State, kind: str) -> None:
         )
 
 
-def _on_game_started(s: State, e: Event) -> None:
-    order = e["order"]
-    n = s["players"]
-    s["hands"] = [order[HAND_SIZE * p : HAND_SIZE * (p + 1)] for p in range(n)]
-    dealt = HAND_SIZE * n
-    s["display"] = order[dealt : dealt + DISPLAY_SIZE]
-    s["deck"] = order[dealt + DISPLAY_SIZE :]
-    s["removed"] = list(e["removed"])
-    s["emperor"] = e["emperor"]
-    s["active"] = e["emperor"]
-    s["turn"] = 1
-    s["phase"] = "play"
-
-
-def _play_cards(s: State, seat: int, cards: list[str]) -> None:
-    hands = list(s["hands"])
-    hands[seat] = [c for c in hands[seat] if c not in cards]
-    s["hands"] = hands
-    s["discard"] = [*s["discard"], *cards]
-
-
-def _use_piece(s: State, seat: int, piece: str) -> None:
-    supply = list(s["supply"])
-    supply[seat] = {**supply[seat], piece: supply[seat][piece] - 1}
-    s["supply"] = supply
-
-
-def _on_house_built(s: State, e: Event) -> None:
-    _play_cards(s, e["seat"], e["cards"])
-    s["houses"] = {**s["houses"], e["space"]: e["seat"]}
-    _use_piece(s, e["seat"], "houses")
-
-
-def _on_emissary_sent(s: State, e: Event) -> None:
-    _play_cards(s, e["seat"], e["cards"])
-    counts = list(s["emissaries"][e["province"]])
-    counts[e["seat"]] += 1
-    s["emissaries"] = {**s["emissaries"], e["province"]: counts}
-    _use_piece(s, e["seat"], "emissaries")
-
-
-def _on_province_scored(s: State, e: Event) -> None:
-    s["scores"] = [a + b for a, b in zip(s["scores"], e["points"], strict=True)]
-    s["scored"] = {**s["scored"], e["province"]: True}
-
-
-def _on_refill_began(s: State, e: Event) -> None:
-    s["phase"] = "refill"
-
-
-def _take_from(s: State, e: Event) -> str:
-    """Remove the card an event names from the deck top or its display slot."""
-    if e["source"] == "deck":
-        card = s["deck"][0]
-        s["deck"] = s["deck"][1:]
-    else:
-        card = s["display"][e["slot"]]
-        display = list(s["display"])
-        display[e["slot"]] = None
-        s["display"] = display
-    if card != e["card"]:
-        raise IllegalMove("event_mismatch", f"{e['type']} names {e['card']}, but the card there is {card}.")
-    return card
-
-
-def _on_card_taken(s: State, e: Event) -> None:
-    card = _take_from(s, e)
-    hands = list(s["hands"])
-    hands[e["seat"]] = [*hands[e["seat"]], card]
-    s["hands"] = hands
-
-
-def _on_card_exchanged(s: State, e: Event) -> None:
-    _play_cards(s, e["seat"], [e["discarded"]])
-    _on_card_taken(s, e)
-
-
-def _on_display_slot_filled(s: State, e: Event) -> None:
-    card = s["deck"][0]
-    if card != e["card"]:
-        raise IllegalMove(
-            "event_mismatch", f"display_slot_filled names {e['card']}, but the deck top is {card}."
-        )
-    s["deck"] = s["deck"][1:]
-    display = list(s["display"])
-    display[e["slot"]] = card
-    s["display"] = display
-
-
-def _on_deck_reshuffled(s: State, e: Event) -> None:
-    order = e["order"]
-    if s["generation"] != 1 or s["deck"] or sorted(order) != sorted(s["discard"]):
-        raise IllegalMove(
-            "reshuffle_order_invalid",
-            "A reshuffle happens once, when the first deck runs out, and orders exactly the discard pile.",
-        )
-    s["deck"] = list(order)
-    s["discard"] = []
-    s["generation"] = 2
-
-
-def _on_game_end_triggered(s: State, e: Event) -> None:
-    s["end_triggered"] = True
-
-
-def _on_turn_passed(s: State, e: Event) -> None:
-    pass
-
-
-def _on_turn_ended(s: State, e: Event) -> None:
-    s["active"] = e["next"]
-    s["turn"] = s["turn"] + 1
-    s["phase"] = "play"
-
-
-def _on_roads_scored(s: State, e: Event) -> None:
-    s["scores"] = [a + b for a, b in zip(s["scores"], e["points"], strict=True)]
-    s["final_scoring"] = {**(s["final_scoring"] or {}), "roads": e["points"], "chains": e["chains"]}
-
-
-def _on_alliances_scored(s: State, e: Event) -> None:
-    s["scores"] = [a + b for a, b in zip(s["scores"], e["points"], strict=True)]
-    s["final_scoring"] = {
-        **(s["final_scoring"] or {}),
-        "alliances": e["points"],
-        "alliance_details": e["alliances"],
-    }
-
-
-def _on_game_ended(s: State, e: Event) -> None:
-    s["phase"] = "finished"
-    s["active"] = None
-    s["result"] = {"scores": list(e["scores"]), "ranking": list(e["ranking"]), "winners": list(e["winners"])}
-    s["final_scoring"] = {
-        **(s["final_scoring"] or {}),
-        "pieces_left": e["pieces_left"],
-        "places": e["places"],
-    }
-
-
-_APPLY = {
+_APPLY: dict[str, Evolver] = {
     "game_started": _on_game_started,
     "house_built": _on_house_built,
     "emissary_sent": _on_emissary_sent,
@@ -704,9 +680,6 @@ _APPLY = {
     "alliances_scored": _on_alliances_scored,
     "game_ended": _on_game_ended,
 }
-
-
-# --- Status -----------------------------------------------------------------------------------
 
 
 def status(state: State) -> Status:

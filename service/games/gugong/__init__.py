@@ -2,15 +2,16 @@
 
 Rules: ../shared/rules/gugong.md. Modules follow the rulebook: setup, exchange (the Day's turn
 and gift exchange), actions/ (the seven location actions), tokens (travel tokens), evening,
-morning, scoring; events holds evolve, rules holds decide, moves legal_moves, view the views.
-Every reconstructed content list is a data file under data/.
+morning, scoring; each holds its rules' checks, their effects and the evolvers of the events
+they emit (its `APPLY`); engine the control stack and the effects every part shares. rules
+holds decide, the joined evolver table and evolve; moves legal_moves, view the views. Every
+reconstructed content list is a data file under data/.
 """
 
 from service.games.gugong import data, narrate
-from service.games.gugong.events import evolve
 from service.games.gugong.hidden import evaluate, redeal
 from service.games.gugong.moves import legal_moves
-from service.games.gugong.rules import decide, status
+from service.games.gugong.rules import decide, evolve, status
 from service.games.gugong.setup import MAX_PLAYERS, MIN_PLAYERS, initial
 from service.games.gugong.view import secrets, view
 from service.games.interface import Commands, Game, Narrator

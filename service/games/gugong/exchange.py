@@ -7,8 +7,9 @@ from typing import Any
 
 from service.games.gugong import board, data, tokens
 from service.games.gugong.actions import ACTIONS
-from service.games.gugong.engine import Ctx, field_bool, field_str, gain, only, pay, pop, push
-from service.games.interface import Command, IllegalMove, State
+from service.games.gugong.engine import field_bool, field_str, gain, only, pay, pop, push
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item, without
 
 PAYMENTS = ("none", "servants", "card", "forgo")
 
@@ -26,14 +27,26 @@ def servant_payment(s: State, seat: int) -> int:
 # --- turns ---------------------------------------------------------------------------------------------
 
 
-def run_next_turn(ctx: Ctx, frame: dict[str, Any]) -> None:
+def run_next_turn(ctx: Turn, frame: dict[str, Any]) -> None:
     """The next player clockwise who still holds cards is on turn; nobody left ends the Day."""
-    for seat in board.turn_order(ctx.s, frame["from"] % ctx.s["n"]):
-        if ctx.s["players"][seat]["hand"]:
+    for seat in board.turn_order(ctx.state, frame["from"] % ctx.state["n"]):
+        if ctx.state["players"][seat]["hand"]:
             ctx.emit({"type": "turn_started", "seat": seat})
             push(ctx, {"kind": "turn", "seat": seat})
             return
     push(ctx, {"kind": "evening"})
+
+
+def _on_turn_started(s: State, e: Event) -> None:
+    s["turn"] = {
+        "seat": e["seat"],
+        "exchanged": False,
+        "forfeited": False,
+        "location": None,
+        "card_action": None,
+        "card_done": False,
+        "location_done": False,
+    }
 
 
 # --- Step 1: the gift exchange --------------------------------------------------------------------------
@@ -75,10 +88,27 @@ def check_exchange(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
     return plan
 
 
-def run_exchange(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_exchange(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     ctx.emit({"type": "gift_exchanged", "seat": seat, "card": plan["card"], "location": plan["location"],
-              "taken": ctx.s["locations"][plan["location"]], "payment": plan["payment"], "discarded": plan["discard"]})
+              "taken": ctx.state["locations"][plan["location"]], "payment": plan["payment"], "discarded": plan["discard"]})
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "exchange")
+
+
+def _on_gift_exchanged(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    hand = without(p["hand"], e["card"])
+    discard = list(p["discard"])
+    if e.get("discarded") is not None:
+        hand.remove(e["discarded"])
+        discard.append(e["discarded"])
+    discard.append(e["taken"])
+    p["hand"], p["discard"] = hand, discard
+    own(s, "locations")[e["location"]] = e["card"]
+    t = own(s, "turn")
+    t["exchanged"] = True
+    t["forfeited"] = e["payment"] == "forgo"
+    t["location"] = e["location"]
+    t["card_action"] = data.CARDS[e["card"]]["action"]
 
 
 def exchange_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -127,7 +157,7 @@ def check_card_action(s: State, seat: int, cmd: Command, frame: dict[str, Any]) 
     return {"action": action, "params": {}}
 
 
-def run_card_action(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_card_action(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     action = plan["action"]
     ctx.emit({"type": "card_action_taken", "seat": seat, "action": action})
     if action in ACTIONS:
@@ -138,6 +168,10 @@ def run_card_action(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, 
         gain(ctx, seat, 1, "card")
     elif action == "SERVANT2":
         gain(ctx, seat, 2, "card")
+
+
+def _on_card_action_taken(s: State, e: Event) -> None:
+    own(s, "turn")["card_done"] = True
 
 
 def card_action_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -158,9 +192,16 @@ def check_location_action(s: State, seat: int, cmd: Command, frame: dict[str, An
     return {"action": action, "params": ACTIONS[action].check(s, seat, cmd)}
 
 
-def run_location_action(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_location_action(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     ctx.emit({"type": "location_action_taken", "seat": seat, "action": plan["action"]})
     ACTIONS[plan["action"]].run(ctx, seat, plan["params"])
+
+
+def _on_location_action_taken(s: State, e: Event) -> None:
+    # Taking the location action gives up a card action not yet taken (§4.2).
+    t = own(s, "turn")
+    t["card_done"] = True
+    t["location_done"] = True
 
 
 def location_action_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -179,11 +220,24 @@ def check_end_turn(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
         raise IllegalMove("exchange_required", "A player with cards must exchange a gift before ending the turn.")
 
 
-def run_end_turn(ctx: Ctx, seat: int, plan: None, frame: dict[str, Any]) -> None:
+def run_end_turn(ctx: Turn, seat: int, plan: None, frame: dict[str, Any]) -> None:
     pop(ctx)
     ctx.emit({"type": "turn_ended", "seat": seat})
     push(ctx, {"kind": "next_turn", "from": seat + 1})
 
 
+def _on_turn_ended(s: State, e: Event) -> None:
+    s["turn"] = None
+
+
 def end_turn_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     return [{"type": "end_turn"}]
+
+
+APPLY: dict[str, Evolver] = {
+    "turn_started": _on_turn_started,
+    "gift_exchanged": _on_gift_exchanged,
+    "card_action_taken": _on_card_action_taken,
+    "location_action_taken": _on_location_action_taken,
+    "turn_ended": _on_turn_ended,
+}

@@ -12,16 +12,14 @@ once the game runs.
 
 from __future__ import annotations
 
-import random
-
 from service.games.dealing import deal, hide_options
 from service.games.gugong import data
-from service.games.interface import State
+from service.games.interface import Rng, State
 
 _CHANCE_OPTIONS = ("dice", "draw_pile", "travel_tokens", "decrees")
 
 
-def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
+def redeal(state: State, rng: Rng, keep: frozenset[int]) -> State:
     state = hide_options(state, drop=_CHANCE_OPTIONS)
     others = [seat for seat in range(state["n"]) if seat not in keep]
     seats = state["players"]

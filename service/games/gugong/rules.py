@@ -10,17 +10,17 @@ seat of the top prompt (D27), and prompts are answered one at a time in the rule
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
-from service.games.gugong import evening, exchange, morning, scoring, setup, tokens
-from service.games.gugong.actions import canal, travel, wall
-from service.games.gugong.engine import Ctx, only, pop, top
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.gugong import engine, evening, exchange, morning, scoring, setup, tokens
+from service.games.gugong.actions import canal, decrees, intrigue, travel, wall
+from service.games.gugong.engine import only, pop, top
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
+from service.games.kit import Evolver, Turn, evolving, joined
 
 Check = Callable[[State, int, Command, dict[str, Any]], Any]
-Run = Callable[[Ctx, int, Any, dict[str, Any]], None]
+Run = Callable[[Turn, int, Any, dict[str, Any]], None]
 Candidates = Callable[[State, int, dict[str, Any]], list[Command]]
 Answer = tuple[Check, Run, Candidates]
 
@@ -31,9 +31,13 @@ def _check_decline(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> 
         raise IllegalMove("move_required", "A travel move you paid for must be made while a city can be reached.")
 
 
-def _run_decline(ctx: Ctx, seat: int, plan: None, frame: dict[str, Any]) -> None:
+def _run_decline(ctx: Turn, seat: int, plan: None, frame: dict[str, Any]) -> None:
     pop(ctx)
     ctx.emit({"type": "prompt_declined", "seat": seat, "prompt": frame["kind"]})
+
+
+def _on_prompt_declined(s: State, e: Event) -> None:
+    pass
 
 
 def _decline_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -72,7 +76,7 @@ SKIP: dict[str, Callable[[State, dict[str, Any]], bool]] = {
     "final_window": scoring.nothing_to_exchange,
 }
 
-STEPS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
+STEPS: dict[str, Callable[[Turn, dict[str, Any]], None]] = {
     "next_turn": exchange.run_next_turn,
     "token_store": tokens.run_store,
     "canal_move": canal.run_move,
@@ -85,18 +89,17 @@ STEPS: dict[str, Callable[[Ctx, dict[str, Any]], None]] = {
 }
 
 
-
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind = command["type"]
     if seat is None:
-        ctx = Ctx(state, rng)
+        ctx = Turn(state, rng, evolve)
         setup.start(ctx)
         advance(ctx)
         return ctx.events
     frame = prompt_for(state, seat)
-    ctx = Ctx(state, rng)
+    ctx = Turn(state, rng, evolve)
     if kind == "exchange_tokens":
         tokens.run_exchange(ctx, seat, tokens.check_exchange(state, seat, command))
     else:
@@ -128,12 +131,12 @@ def _refusal(frame: dict[str, Any], kind: str) -> IllegalMove:
     return IllegalMove("prompt_pending", f"Answer the open {frame['kind']} prompt first.")
 
 
-def advance(ctx: Ctx) -> None:
+def advance(ctx: Turn) -> None:
     """Run automatic steps and pass over empty prompts until a seat must decide, or the end."""
-    while ctx.s["stack"]:
-        frame = ctx.s["stack"][-1]
+    while ctx.state["stack"]:
+        frame = ctx.state["stack"][-1]
         if frame["kind"] in PROMPTS:
-            if not SKIP[frame["kind"]](ctx.s, frame):
+            if not SKIP[frame["kind"]](ctx.state, frame):
                 return
             pop(ctx)
             continue
@@ -147,3 +150,12 @@ def status(state: State) -> Status:
     frame = top(state)
     to_act = [frame["seat"]] if frame is not None and frame["kind"] in PROMPTS else []
     return {"phase": state["phase"], "to_act": to_act, "finished": False, "result": None}
+
+
+# Every event's evolver, from the modules of the rules that emit them.
+_APPLY: dict[str, Evolver] = joined(
+    setup.APPLY, engine.APPLY, exchange.APPLY, intrigue.APPLY, wall.APPLY, travel.APPLY, tokens.APPLY,
+    canal.APPLY, decrees.APPLY, evening.APPLY, morning.APPLY, scoring.APPLY,
+    {"prompt_declined": _on_prompt_declined},
+)
+evolve = evolving(_APPLY)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import data
-from service.games.gugong.engine import Ctx, push
-from service.games.interface import IllegalMove, State
+from service.games.gugong.engine import push
+from service.games.interface import Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own_item
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -140,18 +141,16 @@ def fixed_dice(s: State, day: int) -> list[int] | None:
     return list(rolls[day - 1]) if day - 1 < len(rolls) and rolls[day - 1] is not None else None
 
 
-def roll_dice(ctx: Ctx, day: int) -> list[int]:
-    fixed = fixed_dice(ctx.s, day)
+def roll_dice(ctx: Turn, day: int) -> list[int]:
+    fixed = fixed_dice(ctx.state, day)
     if fixed is not None:
         return fixed
-    assert ctx.rng is not None
     return [ctx.rng.choice(faces) for faces in data.DICE]
 
 
-def start(ctx: Ctx) -> None:
+def start(ctx: Turn) -> None:
     """§3: every random outcome of setup is drawn here and written into `game_started`."""
-    s, rng, opts = ctx.s, ctx.rng, ctx.s["options"]
-    assert rng is not None
+    s, rng, opts = ctx.state, ctx.rng, ctx.state["options"]
     n = s["n"]
     first = opts["start_player"] if "start_player" in opts else rng.randrange(n)
     if "location_cards" in opts:
@@ -199,7 +198,34 @@ def start(ctx: Ctx) -> None:
     push(ctx, {"kind": "next_turn", "from": first})
 
 
+def _on_game_started(s: State, e: Event) -> None:
+    n = s["n"]
+    s["phase"] = "day"
+    s["day"] = 1
+    s["start_player"] = e["start_player"]
+    s["locations"] = dict(e["locations"])
+    s["draw_pile"] = list(e["draw_pile"])
+    s["map"] = dict(e["map"])
+    s["pile_a"] = list(e["pile_a"])
+    s["pile_b"] = list(e["pile_b"])
+    s["decrees"] = list(e["decrees"])
+    s["boxed_decrees"] = list(e["boxed_decrees"])
+    s["decree_servants"] = {d: [] for d in e["decrees"]}
+    s["dice"] = list(e["dice"])
+    for seat, hand in enumerate(e["hands"]):
+        own_item(s, "players", seat)["hand"] = list(hand)
+    # Intrigue markers start stacked in turn order, the start player at the bottom (§3.9).
+    for k in range(n):
+        own_item(s, "players", (e["start_player"] + k) % n)["stamp"] = k
+    s["stamp"] = n
+
+
 def _shuffled(rng: Any, items: list[str]) -> list[str]:
     out = list(items)
     rng.shuffle(out)
     return out
+
+
+APPLY: dict[str, Evolver] = {
+    "game_started": _on_game_started,
+}

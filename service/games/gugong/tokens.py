@@ -10,7 +10,6 @@ from typing import Any
 from service.games.gugong import board, data
 from service.games.gugong.actions import canal, wall
 from service.games.gugong.engine import (
-    Ctx,
     advance_envoy,
     field_bool,
     field_str,
@@ -23,7 +22,8 @@ from service.games.gugong.engine import (
     push,
     score,
 )
-from service.games.interface import Command, IllegalMove, State
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item, without
 
 EXCHANGE = {row["reward"]: row for row in data.TOKEN_EXCHANGE}
 USE_FIELDS = {"card_for_jade": ("card",), "retrieve_card": ("card",), "swap_card": ("card", "location"),
@@ -73,7 +73,7 @@ def check_use(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dict[
     return {}
 
 
-def run_use(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_use(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     pop(ctx)
     t = _type(frame["token"])
     effect = t["effect"]
@@ -102,6 +102,16 @@ def run_use(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) ->
         gain_jade(ctx, seat, t["n"], "token")
 
 
+def _on_token_effect_applied(s: State, e: Event) -> None:
+    pass  # the effect's results are their own events
+
+
+def _on_card_moved(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p[e["from"]] = without(p[e["from"]], e["card"])
+    p[e["to"]] = p[e["to"]] + [e["card"]]
+
+
 def use_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     effect = _type(frame["token"])["effect"]
     p = s["players"][seat]
@@ -125,10 +135,16 @@ def effect_unusable(s: State, frame: dict[str, Any]) -> bool:
     return not any(_ok(check_use, s, frame["seat"], c, frame) for c in use_candidates(s, frame["seat"], frame))
 
 
-def run_store(ctx: Ctx, frame: dict[str, Any]) -> None:
+def run_store(ctx: Turn, frame: dict[str, Any]) -> None:
     ctx.emit({"type": "token_stored", "seat": frame["seat"], "token": frame["token"]})
-    if len(ctx.s["players"][frame["seat"]]["tokens"]) > data.TOKEN_LIMIT:
+    if len(ctx.state["players"][frame["seat"]]["tokens"]) > data.TOKEN_LIMIT:
         push(ctx, {"kind": "token_limit", "seat": frame["seat"]})
+
+
+def _on_token_stored(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["tokens"] = p["tokens"] + [e["token"]]
+    s["in_transit"] = None
 
 
 def within_limit(s: State, frame: dict[str, Any]) -> bool:
@@ -151,10 +167,18 @@ def check_swap(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"card": card, "location": location, "where": where}
 
 
-def run_swap(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run_swap(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     # No value comparison, no payment and no location action (§5.3, D23).
     ctx.emit({"type": "card_swapped", "seat": seat, "card": plan["card"], "where": plan["where"],
-              "location": plan["location"], "taken": ctx.s["locations"][plan["location"]]})
+              "location": plan["location"], "taken": ctx.state["locations"][plan["location"]]})
+
+
+def _on_card_swapped(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    pile = list(p[e["where"]])
+    pile[pile.index(e["card"])] = e["taken"]
+    p[e["where"]] = pile
+    own(s, "locations")[e["location"]] = e["card"]
 
 
 def swap_candidates(s: State, seat: int) -> list[dict[str, Any]]:
@@ -183,7 +207,7 @@ def check_exchange(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"tokens": list(tokens), "reward": reward}
 
 
-def run_exchange(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run_exchange(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     row = EXCHANGE[plan["reward"]]
     ctx.emit({"type": "tokens_exchanged", "seat": seat, "tokens": plan["tokens"], "reward": plan["reward"]})
     if plan["reward"] == "servant":
@@ -192,6 +216,12 @@ def run_exchange(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
         score(ctx, seat, row["n"], "tokens")
     else:
         gain_jade(ctx, seat, row["n"], "tokens")
+
+
+def _on_tokens_exchanged(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["tokens"] = [t for t in p["tokens"] if t not in e["tokens"]]
+    s["travel_discard"] = s["travel_discard"] + list(e["tokens"])
 
 
 def exchange_candidates(s: State, seat: int) -> list[Command]:
@@ -220,3 +250,12 @@ def _ok(check: Any, s: State, seat: int, cmd: Command, frame: Any) -> bool:
     except IllegalMove:
         return False
     return True
+
+
+APPLY: dict[str, Evolver] = {
+    "token_effect_applied": _on_token_effect_applied,
+    "token_stored": _on_token_stored,
+    "tokens_exchanged": _on_tokens_exchanged,
+    "card_moved": _on_card_moved,
+    "card_swapped": _on_card_swapped,
+}

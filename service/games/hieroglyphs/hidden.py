@@ -18,16 +18,15 @@ Options that fix chance (deck and task order, claim options) are blanked.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from service.games.dealing import deal, shuffled
 from service.games.hieroglyphs.data import card_char
 from service.games.hieroglyphs.view import _spy_peeks, public_cards
-from service.games.interface import State
+from service.games.interface import Rng, State
 
 
-def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
+def redeal(state: State, rng: Rng, keep: frozenset[int]) -> State:
     s = {**state, "options": {**state["options"], "deck_order": None, "task_order": None, "claim_options": {}}}
     if s["phase"] == "waiting":
         return s
@@ -47,7 +46,7 @@ def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
     return _redeal_content(s, rng, keep)
 
 
-def _redeal_content(s: State, rng: random.Random, keep: frozenset[int]) -> State:
+def _redeal_content(s: State, rng: Rng, keep: frozenset[int]) -> State:
     content = s["content"]
     tasks, chars = content["tasks"], content["chars"]
     seen_tasks = set(s["revealed_tasks"]) | {
@@ -75,7 +74,7 @@ def _redeal_content(s: State, rng: random.Random, keep: frozenset[int]) -> State
 
 
 def _redeal_claim(claim: dict[str, Any], played: str, chars: dict[str, Any], unseen: set[str],
-                  number: int, rng: random.Random) -> dict[str, Any]:
+                  number: int, rng: Rng) -> dict[str, Any]:
     """Pick the right option among those an unseen character could carry, and give the played
     character that back (swapping with the character that had it)."""
     owner = {info["gloss"]: ch for ch, info in sorted(chars.items()) if ch in unseen}

@@ -12,7 +12,6 @@ with no choice in it (top-up, pick-up, refills, normalisation, the end-of-game c
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from itertools import groupby
 from typing import Any, TypedDict
@@ -40,7 +39,8 @@ from service.games.hieroglyphs.data import (
     kind,
 )
 from service.games.hieroglyphs.movement import check_path
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
+from service.games.kit import Evolver
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -55,12 +55,13 @@ BASE_ACTIONS = {
 EMPEROR_ACTIONS = ("attach", "detach", "declare")
 
 
-# --- options and the state before the start ---------------------------------------------
-
 OPTION_KEYS = (
     "mode", "target", "round_limit", "max_rounds", "task_selection", "meaning_check",
     "content", "first_player", "deck_order", "task_order", "claim_options",
 )
+
+
+# --- Options and the state before the start (spec 4.1) ----------------------------------------
 
 
 def initial(options: dict[str, Any], seats: int) -> State:
@@ -192,24 +193,10 @@ def _claim_options(value: Any, content: dict[str, Any]) -> dict[str, list[str]]:
     return fixed
 
 
-# --- decide ----------------------------------------------------------------------------
-
-Decider = Callable[[State, int, Command, random.Random], list[Event]]
+# --- Setup (4.2): the shuffles, the start bases, the tasks ------------------------------------
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    # The shared preamble (service.games.preamble) has checked the command's shape, type and
-    # fields, and that the game is running.
-    kind_ = command["type"]
-    if seat is None:
-        return _decide_start(state, rng) if kind_ == "start" else _decide_timeout(state)
-    handler = _DECIDERS[kind_]
-    if seat not in status(state)["to_act"]:
-        raise IllegalMove("not_your_turn", "it is not your turn")
-    return handler(state, seat, command, rng)
-
-
-def _decide_start(state: State, rng: random.Random) -> list[Event]:
+def _start(state: State, rng: Rng) -> list[Event]:
     opts, content = state["options"], state["content"]
     deck = opts["deck_order"]
     if deck is None:
@@ -224,366 +211,6 @@ def _decide_start(state: State, rng: random.Random) -> list[Event]:
         first = rng.randrange(state["players"])
     return [{"type": "setup_shuffled", "deck_order": list(deck), "task_order": list(tasks), "first_player": first}]
 
-
-# -- setup choices (spec 4.2 steps 7-8)
-
-def _decide_choose_base(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_phase(state, "setup_bases")
-    base = _field(cmd, "base", str)
-    if base not in BASES:
-        raise IllegalMove("unknown_base", f"the bases are {', '.join(BASE_ORDER)}")
-    if base in state["start_bases"]:
-        raise IllegalMove("base_taken", f"another player already starts on the {base.title()}")
-    return [{"type": "start_base_chosen", "seat": seat, "base": base}]
-
-
-def _decide_pick_task(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_phase(state, "setup_tasks")
-    task = _field(cmd, "task", str)
-    if task not in state["task_offer"]:
-        raise IllegalMove("task_not_available", f"task {task!r} is not on offer")
-    return [{"type": "task_picked", "seat": seat, "task": task}]
-
-
-# -- the turn: play a card, the meaning claim, move (spec 5.3, 5.4)
-
-def _decide_play_card(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_phase(state, "play")
-    card = _field(cmd, "card", str)
-    claim = _field(cmd, "claim", bool, default=False)
-    if card not in state["hands"][seat]:
-        raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
-    event: Event = {"type": "card_played", "seat": seat, "card": card, "claim": claim}
-    if claim:
-        if state["options"]["meaning_check"] == "off":
-            raise IllegalMove("invalid_option", "meaning claims are switched off in this match")
-        event["challenge"] = _challenge(state, card_char(card), rng)
-    return [event]
-
-
-def _challenge(state: State, char: str, rng: random.Random) -> dict[str, Any]:
-    """Spec 9.2 and R4: the card's gloss plus 3 eligible distractors, in a random order."""
-    chars = state["content"]["chars"]
-    gloss = chars[char]["gloss"]
-    fixed = state["options"]["claim_options"].get(char)
-    if fixed is not None:
-        options = list(fixed)
-    else:
-        options = [gloss, *rng.sample(distractors(chars, char), OPTIONS_PER_CLAIM - 1)]
-        rng.shuffle(options)
-    return {"options": options, "correct_index": options.index(gloss)}
-
-
-def _decide_answer(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_phase(state, "meaning")
-    if "choice" not in cmd:
-        raise IllegalMove("bad_command", "'choice' is required: an option index 0-3, or null for no answer")
-    choice = cmd["choice"]
-    if choice is not None and (not _is_int(choice) or not 0 <= choice < OPTIONS_PER_CLAIM):
-        raise IllegalMove("invalid_option", f"choose an option from 0 to {OPTIONS_PER_CLAIM - 1}, or null")
-    correct = choice == state["turn"]["claim"]["correct_index"]
-    return [{"type": "meaning_answered", "seat": seat, "choice": choice, "correct": correct}]
-
-
-def _decide_timeout(state: State) -> list[Event]:
-    """The system's answer for a claimer who let the time run out (9.4): no answer, no coin."""
-    if state["phase"] != "meaning":
-        raise IllegalMove("nothing_to_time_out", "only a pending meaning claim can time out")
-    return [{"type": "meaning_answered", "seat": state["active"], "choice": None, "correct": False}]
-
-
-def _decide_move(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_phase(state, "move")
-    path = _field(cmd, "path", list)
-    if not all(isinstance(c, str) for c in path):
-        raise IllegalMove("bad_command", "'path' must be a list of cell ids")
-    check_path(state["positions"][seat], state["turn"]["steps"], path)
-    return [{"type": "moved", "seat": seat, "path": list(path)}]
-
-
-def _decide_teleport(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_phase(state, "teleport")
-    to = _field(cmd, "to", str, default=None, nullable=True)
-    if to is not None and (to not in TELEPORTS or to == state["positions"][seat]):
-        raise IllegalMove("invalid_teleport_target", "jump to one of the other three teleports, or stay (null)")
-    return [{"type": "teleported", "seat": seat, "to": to}]
-
-
-# -- the actions (spec 5.6, 5.7). Checks run: place, then arguments, then the price.
-
-def _decide_study(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "study")
-    card = _field(cmd, "card", str)
-    if card not in state["hands"][seat]:
-        raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
-    if card in state["studied"][seat]:
-        raise IllegalMove("card_already_studied", f"you have already studied {card}")
-    _need_price(state, seat)
-    return [{"type": "teacher_studied", "seat": seat, "card": card}]
-
-
-def _decide_view_task(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "view_task")
-    if state["tasks"][seat] is None:
-        raise IllegalMove("no_active_task", "you have no task to look at")
-    if state["task_viewed"][seat]:
-        raise IllegalMove("task_already_viewed", "you have already seen this task's answer")
-    _need_price(state, seat)
-    return [{"type": "teacher_task_viewed", "seat": seat}]
-
-
-def _decide_blast(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "blast")
-    block = _field(cmd, "block", str)
-    if block not in BLOCKS:
-        raise IllegalMove("unknown_block", f"the blocks are B1 to B{len(BLOCKS)}")
-    if block in state["turn"]["blasted"]:
-        raise IllegalMove("block_already_blasted", f"{block} has already been blown up this turn")
-    _need_price(state, seat)
-    return [{"type": "general_blasted", "seat": seat, "block": block}]
-
-
-def _decide_minister_draw(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "minister_draw")
-    end = _field(cmd, "from", str)
-    if end not in ("top", "bottom"):
-        raise IllegalMove("bad_command", "'from' must be 'top' or 'bottom'")
-    if not state["deck"]:
-        raise IllegalMove("deck_empty", "the deck is empty; there is nothing to draw")
-    _need_price(state, seat)
-    return [{"type": "minister_drew", "seat": seat, "from": end}]
-
-
-def _decide_minister_resolve(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "minister_resolve")
-    swaps = _field(cmd, "swaps", list)
-    pool = state["turn"]["pool"]
-    if pool is None:
-        raise IllegalMove("no_open_pool", "draw from the Minister first")
-    if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(c, str) for c in p) for p in swaps):
-        raise IllegalMove("bad_command", "'swaps' must be a list of [hand card, pool card] pairs")
-    gives, takes = [p[0] for p in swaps], [p[1] for p in swaps]
-    hand = state["hands"][seat]
-    if (len(set(gives)) != len(gives) or len(set(takes)) != len(takes)
-            or not all(c in hand for c in gives) or not all(c in pool for c in takes)):
-        raise IllegalMove("invalid_swap", "each swap pairs a distinct card of your hand with a distinct pool card")
-    return [{"type": "minister_resolved", "seat": seat, "swaps": [list(p) for p in swaps]}]
-
-
-def _decide_spy_swap(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "spy_swap")
-    own = _field(cmd, "own_card", str)
-    target = _field(cmd, "target", int)
-    target_card = _field(cmd, "target_card", str)
-    if not 0 <= target < state["players"] or target == seat:
-        raise IllegalMove("spy_target_invalid", "the Spy swaps with another player")
-    if own not in state["hands"][seat]:
-        raise IllegalMove("card_not_in_hand", f"{own} is not in your hand")
-    if target_card not in state["hands"][target]:
-        raise IllegalMove("card_not_in_target_hand", f"{target_card} is not in that player's hand")
-    _need_price(state, seat)
-    return [{"type": "spy_swapped", "seat": seat, "own_card": own, "target": target, "target_card": target_card}]
-
-
-def _decide_attach(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "attach")
-    card = _field(cmd, "card", str)
-    if state["tasks"][seat] is None:
-        raise IllegalMove("no_active_task", "you have no task to attach cards to")
-    if card not in state["hands"][seat]:
-        raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
-    _need_price(state, seat)
-    return [{"type": "attached", "seat": seat, "card": card}]
-
-
-def _decide_detach(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "detach")
-    card = _field(cmd, "card", str)
-    if card not in state["attached"][seat]:
-        raise IllegalMove("card_not_attached", f"{card} is not attached to your task")
-    _need_price(state, seat)
-    return [{"type": "detached", "seat": seat, "card": card}]
-
-
-def _decide_declare(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    _need_place(state, seat, "declare")
-    order = _field(cmd, "order", list)
-    task = state["tasks"][seat]
-    if task is None:
-        raise IllegalMove("no_active_task", "you have no task to declare")
-    attached = state["attached"][seat]
-    if (not all(isinstance(c, str) for c in order) or len(order) != len(attached)
-            or sorted(order) != sorted(attached)):
-        raise IllegalMove("order_not_permutation", "the order must list every attached card exactly once")
-    _need_price(state, seat)
-    answer = state["content"]["tasks"][task]["answer"]
-    correct = [card_char(c) for c in order] == answer
-    return [{"type": "declared", "seat": seat, "task": task, "order": list(order), "correct": correct}]
-
-
-# -- the end of the turn (spec 5.8)
-
-def _decide_end_turn(state: State, seat: int, cmd: Command, rng: random.Random) -> list[Event]:
-    if state["phase"] not in ("base", "emperor"):
-        raise IllegalMove("wrong_phase", "the turn ends by itself in this phase")
-    returned = _field(cmd, "return", list, default=[])
-    hand = state["hands"][seat]
-    surplus = max(0, len(hand) - HAND_SIZE)
-    if surplus and not returned:
-        raise IllegalMove("must_return_cards", f"you hold {len(hand)} cards; return {surplus} to the deck")
-    if (len(returned) != surplus or not all(isinstance(c, str) for c in returned)
-            or len(set(returned)) != len(returned) or not all(c in hand for c in returned)):
-        raise IllegalMove("return_count_mismatch",
-                          f"return exactly {surplus} distinct card(s) from your hand (the surplus over {HAND_SIZE})")
-    return [{"type": "turn_ended", "seat": seat, "return": list(returned)}]
-
-
-_DECIDERS: dict[str, Decider] = {
-    "choose_base": _decide_choose_base,
-    "pick_task": _decide_pick_task,
-    "play_card": _decide_play_card,
-    "answer": _decide_answer,
-    "move": _decide_move,
-    "teleport": _decide_teleport,
-    "study": _decide_study,
-    "view_task": _decide_view_task,
-    "blast": _decide_blast,
-    "minister_draw": _decide_minister_draw,
-    "minister_resolve": _decide_minister_resolve,
-    "spy_swap": _decide_spy_swap,
-    "attach": _decide_attach,
-    "detach": _decide_detach,
-    "declare": _decide_declare,
-    "end_turn": _decide_end_turn,
-}
-
-
-def _need_phase(state: State, phase: str) -> None:
-    if state["phase"] != phase:
-        raise IllegalMove("wrong_phase", f"this needs phase {phase!r}; the game is in {state['phase']!r}")
-
-
-def _need_place(state: State, seat: int, action: str) -> None:
-    """Phase, then place: a base's action only at that base, an Emperor action only there."""
-    phase = state["phase"]
-    if phase == "base":
-        role = BASE_ROLE[state["positions"][seat]]
-        if action not in BASE_ACTIONS[role]:
-            raise IllegalMove("action_not_available_here", f"the {role.title()} does not offer {action}")
-    elif phase == "emperor":
-        if action not in EMPEROR_ACTIONS:
-            raise IllegalMove("action_not_available_here", f"the Emperor does not offer {action}")
-    else:
-        raise IllegalMove("wrong_phase", f"{action} needs a stop at a base or the Emperor")
-
-
-def price(state: State) -> int:
-    """The increasing-cost rule: the k-th action of a stop costs k - 1 coins."""
-    return int(state["turn"]["actions"])
-
-
-def _need_price(state: State, seat: int) -> None:
-    cost = price(state)
-    if state["coins"][seat] < cost:
-        raise IllegalMove("insufficient_yuanka", f"this action costs {cost} coins; you have {state['coins'][seat]}")
-
-
-_MISSING = object()
-
-
-def _field(cmd: Command, key: str, typ: type, default: Any = _MISSING, nullable: bool = False) -> Any:
-    value = cmd.get(key, _MISSING)
-    if value is _MISSING:
-        if default is _MISSING:
-            raise IllegalMove("bad_command", f"{cmd['type']!r} needs the field {key!r}")
-        return default
-    if value is None and nullable:
-        return None
-    if typ is int:
-        ok = _is_int(value)
-    else:
-        ok = isinstance(value, typ) and not (typ is not bool and isinstance(value, bool))
-    if not ok:
-        raise IllegalMove("bad_command", f"field {key!r} must be a {typ.__name__}, not {value!r}")
-    return value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _bad(message: str) -> None:
-    raise IllegalMove("bad_options", message)
-
-
-# --- evolve ----------------------------------------------------------------------------
-
-def evolve(state: State, event: Event) -> State:
-    draft = _Draft(state)
-    _EVOLVERS[event["type"]](draft, event)
-    return {**state, **draft}
-
-
-class _Draft(dict):
-    """The entries of the next state that an event touched, copied on write: a top-level entry
-    is copied (deeply) the first time an evolver reads it, so an event pays only for what it
-    touches; the rest, and options and content which never change, stay shared with the
-    previous state (DESIGN: evolve never mutates its input). The next state is the previous
-    one with these entries over it. The copy is made in dict's __missing__, so every later
-    read of the entry is a plain dict lookup (in C): the evolvers only index with [], which
-    is what copies."""
-
-    __slots__ = ("_base",)
-
-    def __init__(self, state: State) -> None:
-        super().__init__()
-        self._base = state
-
-    def __missing__(self, key: str) -> Any:
-        value = self._base[key]
-        if type(value) in _NESTED and key not in _SHARED:
-            value = _COPIERS.get(key, _shallow)(value)
-        dict.__setitem__(self, key, value)
-        return value
-
-
-_SHARED = frozenset(("options", "content"))
-_NESTED = (list, dict)
-
-
-def _copy(value: Any) -> Any:
-    if type(value) is list:
-        return [_copy(v) if type(v) in _NESTED else v for v in value]
-    if type(value) is dict:
-        return {k: _copy(v) if type(v) in _NESTED else v for k, v in value.items()}
-    return value
-
-
-def _shallow(value: Any) -> Any:
-    return value.copy()
-
-
-def _per_seat(value: list[list[str]]) -> list[list[str]]:
-    return [list(v) for v in value]
-
-
-def _turn(t: dict[str, Any]) -> dict[str, Any]:
-    # The lists the evolvers append to or edit; `claim` is only ever replaced whole, and the
-    # declarations appended are never edited afterwards.
-    pool = t["pool"]
-    return {**t, "blasted": list(t["blasted"]), "pool": None if pool is None else list(pool),
-            "spy_swaps": list(t["spy_swaps"]), "declarations": list(t["declarations"])}
-
-
-# How deep each entry of the state must be copied before the evolvers may edit it in place;
-# every other list or dict holds only strings, numbers, booleans and None.
-_COPIERS: dict[str, Callable[[Any], Any]] = {
-    "hands": _per_seat, "attached": _per_seat, "completed": _per_seat, "studied": _per_seat,
-    "turn": _turn, "result": _copy,
-}
-
-
-# -- setup (spec 4.2)
 
 def _on_setup_shuffled(s: State, e: Event) -> None:
     content = s["content"]
@@ -605,6 +232,16 @@ def _on_setup_shuffled(s: State, e: Event) -> None:
     s["phase"] = "setup_bases"
 
 
+def _choose_base(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(state, "setup_bases")
+    base = _field(cmd, "base", str)
+    if base not in BASES:
+        raise IllegalMove("unknown_base", f"the bases are {', '.join(BASE_ORDER)}")
+    if base in state["start_bases"]:
+        raise IllegalMove("base_taken", f"another player already starts on the {base.title()}")
+    return [{"type": "start_base_chosen", "seat": seat, "base": base}]
+
+
 def _on_start_base_chosen(s: State, e: Event) -> None:
     s["positions"][e["seat"]] = BASES[e["base"]]
     s["start_bases"][e["seat"]] = e["base"]
@@ -619,6 +256,14 @@ def _on_start_base_chosen(s: State, e: Event) -> None:
         seat = (s["first"] + k) % s["players"]
         s["tasks"][seat] = s["task_offer"].pop(0)
     _begin_play(s)
+
+
+def _pick_task(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(state, "setup_tasks")
+    task = _field(cmd, "task", str)
+    if task not in state["task_offer"]:
+        raise IllegalMove("task_not_available", f"task {task!r} is not on offer")
+    return [{"type": "task_picked", "seat": seat, "task": task}]
 
 
 def _on_task_picked(s: State, e: Event) -> None:
@@ -638,7 +283,53 @@ def _begin_play(s: State) -> None:
         _pass_on(s)
 
 
-# -- the turn (spec 5.2-5.5)
+# --- The turn (5.1): who sends what -----------------------------------------------------------
+
+
+Decider = Callable[[State, int, Command, Rng], list[Event]]
+
+
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
+    # The shared preamble (service.games.preamble) has checked the command's shape, type and
+    # fields, and that the game is running.
+    kind_ = command["type"]
+    if seat is None:
+        return _start(state, rng) if kind_ == "start" else _timeout(state)
+    handler = _DECIDE[kind_]
+    if seat not in status(state)["to_act"]:
+        raise IllegalMove("not_your_turn", "it is not your turn")
+    return handler(state, seat, command, rng)
+
+
+# --- Play a card, with an optional meaning claim (5.3, 9) -------------------------------------
+
+
+def _play_card(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(state, "play")
+    card = _field(cmd, "card", str)
+    claim = _field(cmd, "claim", bool, default=False)
+    if card not in state["hands"][seat]:
+        raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
+    event: Event = {"type": "card_played", "seat": seat, "card": card, "claim": claim}
+    if claim:
+        if state["options"]["meaning_check"] == "off":
+            raise IllegalMove("invalid_option", "meaning claims are switched off in this match")
+        event["challenge"] = _challenge(state, card_char(card), rng)
+    return [event]
+
+
+def _challenge(state: State, char: str, rng: Rng) -> dict[str, Any]:
+    """Spec 9.2 and R4: the card's gloss plus 3 eligible distractors, in a random order."""
+    chars = state["content"]["chars"]
+    gloss = chars[char]["gloss"]
+    fixed = state["options"]["claim_options"].get(char)
+    if fixed is not None:
+        options = list(fixed)
+    else:
+        options = [gloss, *rng.sample(distractors(chars, char), OPTIONS_PER_CLAIM - 1)]
+        rng.shuffle(options)
+    return {"options": options, "correct_index": options.index(gloss)}
+
 
 def _on_card_played(s: State, e: Event) -> None:
     seat, card = e["seat"], e["card"]
@@ -671,6 +362,24 @@ def _check_challenge(s: State, char: str, challenge: dict[str, Any]) -> None:
         raise ValueError(f"malformed challenge for {char}: {challenge!r}")
 
 
+def _answer(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(state, "meaning")
+    if "choice" not in cmd:
+        raise IllegalMove("bad_command", "'choice' is required: an option index 0-3, or null for no answer")
+    choice = cmd["choice"]
+    if choice is not None and (not _is_int(choice) or not 0 <= choice < OPTIONS_PER_CLAIM):
+        raise IllegalMove("invalid_option", f"choose an option from 0 to {OPTIONS_PER_CLAIM - 1}, or null")
+    correct = choice == state["turn"]["claim"]["correct_index"]
+    return [{"type": "meaning_answered", "seat": seat, "choice": choice, "correct": correct}]
+
+
+def _timeout(state: State) -> list[Event]:
+    """The system's answer for a claimer who let the time run out (9.4): no answer, no coin."""
+    if state["phase"] != "meaning":
+        raise IllegalMove("nothing_to_time_out", "only a pending meaning claim can time out")
+    return [{"type": "meaning_answered", "seat": state["active"], "choice": None, "correct": False}]
+
+
 def _on_meaning_answered(s: State, e: Event) -> None:
     seat, claim = e["seat"], s["turn"]["claim"]
     right = e["choice"] == claim["correct_index"]
@@ -689,6 +398,18 @@ def _drown(s: State, card: str) -> None:
     s["phase"] = "move"
 
 
+# --- Move, and the stop (5.4, 5.5) ------------------------------------------------------------
+
+
+def _move(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(state, "move")
+    path = _field(cmd, "path", list)
+    if not all(isinstance(c, str) for c in path):
+        raise IllegalMove("bad_command", "'path' must be a list of cell ids")
+    check_path(state["positions"][seat], state["turn"]["steps"], path)
+    return [{"type": "moved", "seat": seat, "path": list(path)}]
+
+
 def _on_moved(s: State, e: Event) -> None:
     seat = e["seat"]
     if e["path"]:
@@ -703,7 +424,7 @@ def _on_moved(s: State, e: Event) -> None:
             s["slots"][stop] = None
         if s["deck"]:
             s["slots"][stop] = s["deck"].pop(0)
-        _end_turn(s, seat, [])
+        _close_turn(s, seat, [])
     elif where == "teleport":
         s["phase"] = "teleport"
     elif where == "base":
@@ -713,15 +434,49 @@ def _on_moved(s: State, e: Event) -> None:
         s["phase"] = "emperor"                   # no refill on arrival (10.23)
 
 
+def _teleport(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_phase(state, "teleport")
+    to = _field(cmd, "to", str, default=None, nullable=True)
+    if to is not None and (to not in TELEPORTS or to == state["positions"][seat]):
+        raise IllegalMove("invalid_teleport_target", "jump to one of the other three teleports, or stay (null)")
+    return [{"type": "teleported", "seat": seat, "to": to}]
+
+
 def _on_teleported(s: State, e: Event) -> None:
     seat = e["seat"]
     if e["to"] is not None:
         s["positions"][seat] = e["to"]
     _fill_hand(s, seat)
-    _end_turn(s, seat, [])
+    _close_turn(s, seat, [])
 
 
-# -- the actions (spec 5.7)
+# --- The actions at a stop and the increasing-cost rule (5.6, 5.7) ----------------------------
+
+
+def _need_place(state: State, seat: int, action: str) -> None:
+    """Phase, then place: a base's action only at that base, an Emperor action only there."""
+    phase = state["phase"]
+    if phase == "base":
+        role = BASE_ROLE[state["positions"][seat]]
+        if action not in BASE_ACTIONS[role]:
+            raise IllegalMove("action_not_available_here", f"the {role.title()} does not offer {action}")
+    elif phase == "emperor":
+        if action not in EMPEROR_ACTIONS:
+            raise IllegalMove("action_not_available_here", f"the Emperor does not offer {action}")
+    else:
+        raise IllegalMove("wrong_phase", f"{action} needs a stop at a base or the Emperor")
+
+
+def price(state: State) -> int:
+    """The increasing-cost rule: the k-th action of a stop costs k - 1 coins."""
+    return int(state["turn"]["actions"])
+
+
+def _need_price(state: State, seat: int) -> None:
+    cost = price(state)
+    if state["coins"][seat] < cost:
+        raise IllegalMove("insufficient_yuanka", f"this action costs {cost} coins; you have {state['coins'][seat]}")
+
 
 def _pay(s: State, seat: int) -> None:
     cost = price(s)
@@ -730,15 +485,47 @@ def _pay(s: State, seat: int) -> None:
     s["turn"]["actions"] += 1
 
 
+def _study(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "study")
+    card = _field(cmd, "card", str)
+    if card not in state["hands"][seat]:
+        raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
+    if card in state["studied"][seat]:
+        raise IllegalMove("card_already_studied", f"you have already studied {card}")
+    _need_price(state, seat)
+    return [{"type": "teacher_studied", "seat": seat, "card": card}]
+
+
 def _on_teacher_studied(s: State, e: Event) -> None:
     _pay(s, e["seat"])
     s["studied"][e["seat"]].append(e["card"])
     s["turn"]["studied"] += 1
 
 
+def _view_task(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "view_task")
+    if state["tasks"][seat] is None:
+        raise IllegalMove("no_active_task", "you have no task to look at")
+    if state["task_viewed"][seat]:
+        raise IllegalMove("task_already_viewed", "you have already seen this task's answer")
+    _need_price(state, seat)
+    return [{"type": "teacher_task_viewed", "seat": seat}]
+
+
 def _on_teacher_task_viewed(s: State, e: Event) -> None:
     _pay(s, e["seat"])
     s["task_viewed"][e["seat"]] = True
+
+
+def _blast(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "blast")
+    block = _field(cmd, "block", str)
+    if block not in BLOCKS:
+        raise IllegalMove("unknown_block", f"the blocks are B1 to B{len(BLOCKS)}")
+    if block in state["turn"]["blasted"]:
+        raise IllegalMove("block_already_blasted", f"{block} has already been blown up this turn")
+    _need_price(state, seat)
+    return [{"type": "general_blasted", "seat": seat, "block": block}]
 
 
 def _on_general_blasted(s: State, e: Event) -> None:
@@ -754,6 +541,17 @@ def _on_general_blasted(s: State, e: Event) -> None:
     s["turn"]["blasted"].append(e["block"])
 
 
+def _minister_draw(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "minister_draw")
+    end = _field(cmd, "from", str)
+    if end not in ("top", "bottom"):
+        raise IllegalMove("bad_command", "'from' must be 'top' or 'bottom'")
+    if not state["deck"]:
+        raise IllegalMove("deck_empty", "the deck is empty; there is nothing to draw")
+    _need_price(state, seat)
+    return [{"type": "minister_drew", "seat": seat, "from": end}]
+
+
 def _on_minister_drew(s: State, e: Event) -> None:
     _pay(s, e["seat"])
     deck = s["deck"]
@@ -763,6 +561,22 @@ def _on_minister_drew(s: State, e: Event) -> None:
     else:
         drawn, s["deck"] = deck[len(deck) - take:], deck[:len(deck) - take]
     s["turn"]["pool"] = [*(s["turn"]["pool"] or []), *drawn]
+
+
+def _minister_resolve(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "minister_resolve")
+    swaps = _field(cmd, "swaps", list)
+    pool = state["turn"]["pool"]
+    if pool is None:
+        raise IllegalMove("no_open_pool", "draw from the Minister first")
+    if not all(isinstance(p, list) and len(p) == 2 and all(isinstance(c, str) for c in p) for p in swaps):
+        raise IllegalMove("bad_command", "'swaps' must be a list of [hand card, pool card] pairs")
+    gives, takes = [p[0] for p in swaps], [p[1] for p in swaps]
+    hand = state["hands"][seat]
+    if (len(set(gives)) != len(gives) or len(set(takes)) != len(takes)
+            or not all(c in hand for c in gives) or not all(c in pool for c in takes)):
+        raise IllegalMove("invalid_swap", "each swap pairs a distinct card of your hand with a distinct pool card")
+    return [{"type": "minister_resolved", "seat": seat, "swaps": [list(p) for p in swaps]}]
 
 
 def _on_minister_resolved(s: State, e: Event) -> None:
@@ -779,6 +593,21 @@ def _close_pool(s: State) -> None:
         s["turn"]["pool"] = None
 
 
+def _spy_swap(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "spy_swap")
+    own = _field(cmd, "own_card", str)
+    target = _field(cmd, "target", int)
+    target_card = _field(cmd, "target_card", str)
+    if not 0 <= target < state["players"] or target == seat:
+        raise IllegalMove("spy_target_invalid", "the Spy swaps with another player")
+    if own not in state["hands"][seat]:
+        raise IllegalMove("card_not_in_hand", f"{own} is not in your hand")
+    if target_card not in state["hands"][target]:
+        raise IllegalMove("card_not_in_target_hand", f"{target_card} is not in that player's hand")
+    _need_price(state, seat)
+    return [{"type": "spy_swapped", "seat": seat, "own_card": own, "target": target, "target_card": target_card}]
+
+
 def _on_spy_swapped(s: State, e: Event) -> None:
     _pay(s, e["seat"])
     mine, theirs = s["hands"][e["seat"]], s["hands"][e["target"]]
@@ -787,16 +616,52 @@ def _on_spy_swapped(s: State, e: Event) -> None:
     s["turn"]["spy_swaps"].append(e["target"])
 
 
+def _attach(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "attach")
+    card = _field(cmd, "card", str)
+    if state["tasks"][seat] is None:
+        raise IllegalMove("no_active_task", "you have no task to attach cards to")
+    if card not in state["hands"][seat]:
+        raise IllegalMove("card_not_in_hand", f"{card} is not in your hand")
+    _need_price(state, seat)
+    return [{"type": "attached", "seat": seat, "card": card}]
+
+
 def _on_attached(s: State, e: Event) -> None:
     _pay(s, e["seat"])
     s["hands"][e["seat"]].remove(e["card"])
     s["attached"][e["seat"]].append(e["card"])
 
 
+def _detach(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "detach")
+    card = _field(cmd, "card", str)
+    if card not in state["attached"][seat]:
+        raise IllegalMove("card_not_attached", f"{card} is not attached to your task")
+    _need_price(state, seat)
+    return [{"type": "detached", "seat": seat, "card": card}]
+
+
 def _on_detached(s: State, e: Event) -> None:
     _pay(s, e["seat"])
     s["attached"][e["seat"]].remove(e["card"])
     s["hands"][e["seat"]].append(e["card"])
+
+
+def _declare(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    _need_place(state, seat, "declare")
+    order = _field(cmd, "order", list)
+    task = state["tasks"][seat]
+    if task is None:
+        raise IllegalMove("no_active_task", "you have no task to declare")
+    attached = state["attached"][seat]
+    if (not all(isinstance(c, str) for c in order) or len(order) != len(attached)
+            or sorted(order) != sorted(attached)):
+        raise IllegalMove("order_not_permutation", "the order must list every attached card exactly once")
+    _need_price(state, seat)
+    answer = state["content"]["tasks"][task]["answer"]
+    correct = [card_char(c) for c in order] == answer
+    return [{"type": "declared", "seat": seat, "task": task, "order": list(order), "correct": correct}]
 
 
 def _on_declared(s: State, e: Event) -> None:
@@ -826,13 +691,29 @@ def _on_declared(s: State, e: Event) -> None:
         s["task_viewed"][seat] = False
 
 
-# -- the end of the turn (spec 5.8) and the start of the next (5.2)
+# --- The end of the turn (5.8) and the start of the next (5.2) --------------------------------
+
+
+def _end_turn(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    if state["phase"] not in ("base", "emperor"):
+        raise IllegalMove("wrong_phase", "the turn ends by itself in this phase")
+    returned = _field(cmd, "return", list, default=[])
+    hand = state["hands"][seat]
+    surplus = max(0, len(hand) - HAND_SIZE)
+    if surplus and not returned:
+        raise IllegalMove("must_return_cards", f"you hold {len(hand)} cards; return {surplus} to the deck")
+    if (len(returned) != surplus or not all(isinstance(c, str) for c in returned)
+            or len(set(returned)) != len(returned) or not all(c in hand for c in returned)):
+        raise IllegalMove("return_count_mismatch",
+                          f"return exactly {surplus} distinct card(s) from your hand (the surplus over {HAND_SIZE})")
+    return [{"type": "turn_ended", "seat": seat, "return": list(returned)}]
+
 
 def _on_turn_ended(s: State, e: Event) -> None:
-    _end_turn(s, e["seat"], list(e["return"]))
+    _close_turn(s, e["seat"], list(e["return"]))
 
 
-def _end_turn(s: State, seat: int, returned: list[str]) -> None:
+def _close_turn(s: State, seat: int, returned: list[str]) -> None:
     hand = s["hands"][seat]
     for card in returned:
         hand.remove(card)
@@ -903,7 +784,8 @@ def _fresh_turn() -> TurnRecord:
             "blasted": [], "pool": None, "studied": 0, "spy_swaps": [], "declarations": []}
 
 
-# --- scoring and the end (spec 6) --------------------------------------------------------
+# --- Scoring and the end (6) ------------------------------------------------------------------
+
 
 def _finish(s: State, reason: str, winner: int | None = None) -> None:
     n = s["players"]
@@ -944,7 +826,136 @@ def status(state: State) -> Status:
     return {"phase": phase, "to_act": to_act, "finished": False, "result": None}
 
 
-_EVOLVERS: dict[str, Callable[[State, Event], None]] = {
+# --- Reading command fields -------------------------------------------------------------------
+
+
+def _need_phase(state: State, phase: str) -> None:
+    if state["phase"] != phase:
+        raise IllegalMove("wrong_phase", f"this needs phase {phase!r}; the game is in {state['phase']!r}")
+
+
+_MISSING = object()
+
+
+def _field(cmd: Command, key: str, typ: type, default: Any = _MISSING, nullable: bool = False) -> Any:
+    value = cmd.get(key, _MISSING)
+    if value is _MISSING:
+        if default is _MISSING:
+            raise IllegalMove("bad_command", f"{cmd['type']!r} needs the field {key!r}")
+        return default
+    if value is None and nullable:
+        return None
+    if typ is int:
+        ok = _is_int(value)
+    else:
+        ok = isinstance(value, typ) and not (typ is not bool and isinstance(value, bool))
+    if not ok:
+        raise IllegalMove("bad_command", f"field {key!r} must be a {typ.__name__}, not {value!r}")
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad(message: str) -> None:
+    raise IllegalMove("bad_options", message)
+
+
+# --- evolve: the entries an event touches, copied on write ------------------------------------
+
+
+def evolve(state: State, event: Event) -> State:
+    draft = _Draft(state)
+    _APPLY[event["type"]](draft, event)
+    return {**state, **draft}
+
+
+class _Draft(dict):
+    """The entries of the next state that an event touched, copied on write: a top-level entry
+    is copied (deeply) the first time an evolver reads it, so an event pays only for what it
+    touches; the rest, and options and content which never change, stay shared with the
+    previous state (DESIGN: evolve never mutates its input). The next state is the previous
+    one with these entries over it. The copy is made in dict's __missing__, so every later
+    read of the entry is a plain dict lookup (in C): the evolvers only index with [], which
+    is what copies."""
+
+    __slots__ = ("_base",)
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self._base = state
+
+    def __missing__(self, key: str) -> Any:
+        value = self._base[key]
+        if type(value) in _NESTED and key not in _SHARED:
+            value = _COPIERS.get(key, _shallow)(value)
+        dict.__setitem__(self, key, value)
+        return value
+
+
+_SHARED = frozenset(("options", "content"))
+
+
+_NESTED = (list, dict)
+
+
+def _copy(value: Any) -> Any:
+    if type(value) is list:
+        return [_copy(v) if type(v) in _NESTED else v for v in value]
+    if type(value) is dict:
+        return {k: _copy(v) if type(v) in _NESTED else v for k, v in value.items()}
+    return value
+
+
+def _shallow(value: Any) -> Any:
+    return value.copy()
+
+
+def _per_seat(value: list[list[str]]) -> list[list[str]]:
+    return [list(v) for v in value]
+
+
+def _turn(t: dict[str, Any]) -> dict[str, Any]:
+    # The lists the evolvers append to or edit; `claim` is only ever replaced whole, and the
+    # declarations appended are never edited afterwards.
+    pool = t["pool"]
+    return {**t, "blasted": list(t["blasted"]), "pool": None if pool is None else list(pool),
+            "spy_swaps": list(t["spy_swaps"]), "declarations": list(t["declarations"])}
+
+
+# How deep each entry of the state must be copied before the evolvers may edit it in place;
+# every other list or dict holds only strings, numbers, booleans and None.
+_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "hands": _per_seat, "attached": _per_seat, "completed": _per_seat, "studied": _per_seat,
+    "turn": _turn, "result": _copy,
+}
+
+
+# --- The tables -------------------------------------------------------------------------------
+
+
+_DECIDE: dict[str, Decider] = {
+    "choose_base": _choose_base,
+    "pick_task": _pick_task,
+    "play_card": _play_card,
+    "answer": _answer,
+    "move": _move,
+    "teleport": _teleport,
+    "study": _study,
+    "view_task": _view_task,
+    "blast": _blast,
+    "minister_draw": _minister_draw,
+    "minister_resolve": _minister_resolve,
+    "spy_swap": _spy_swap,
+    "attach": _attach,
+    "detach": _detach,
+    "declare": _declare,
+    "end_turn": _end_turn,
+}
+
+
+_APPLY: dict[str, Evolver] = {
     "setup_shuffled": _on_setup_shuffled,
     "start_base_chosen": _on_start_base_chosen,
     "task_picked": _on_task_picked,
@@ -963,4 +974,3 @@ _EVOLVERS: dict[str, Callable[[State, Event], None]] = {
     "declared": _on_declared,
     "turn_ended": _on_turn_ended,
 }
-

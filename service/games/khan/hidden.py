@@ -9,10 +9,8 @@ is blanked (the engine blanks it at the start anyway).
 
 from __future__ import annotations
 
-import random
-
 from service.games.dealing import deal_pile_and_hands, hide_options
-from service.games.interface import State
+from service.games.interface import Rng, State
 from service.games.khan.conquest import NEUTRAL
 from service.games.khan.data import BOARDS, Board
 from service.games.khan.scoring import score
@@ -22,7 +20,7 @@ from service.games.khan.scoring import score
 GROUP_SHARE = 0.5
 
 
-def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
+def redeal(state: State, rng: Rng, keep: frozenset[int]) -> State:
     state = hide_options(state, blank={"deck_order": None})
     pile, hands = deal_pile_and_hands(rng, state["draw_pile"], state["hands"], keep)
     return {**state, "draw_pile": pile, "hands": hands}

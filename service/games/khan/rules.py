@@ -13,10 +13,9 @@ camps), and the general supply may go below zero (9.12).
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
 from service.games.khan import conquest, scoring
 from service.games.khan.data import (
     ACTIONS_PER_TURN,
@@ -38,6 +37,7 @@ from service.games.khan.data import (
     Board,
     special_cards_for,
 )
+from service.games.kit import Evolver, Turn, evolving, own, own_item
 
 NEUTRAL = conquest.NEUTRAL
 MIN_PLAYERS = 2
@@ -46,7 +46,7 @@ OPTION_KEYS = ("deck_order", "start_player", "reshuffle", "board")
 ACTION_TYPES = ("invade", "drive_out", "conquer", "invade_of_choice")
 
 
-# ---------------------------------------------------------------- setup (spec 4)
+# --- Setup (spec 4) ---------------------------------------------------------------------------
 
 
 def initial(options: dict[str, Any], seats: int) -> State:
@@ -117,25 +117,32 @@ def _validate_options(options: Any, seats: int) -> dict[str, Any]:
     return opts
 
 
-# ---------------------------------------------------------------- decide
+def _start(state: State, rng: Rng) -> list[Event]:
+    opts = state["options"]
+    order = list(opts["deck_order"]) if opts["deck_order"] is not None else _shuffled(CARD_IDS, rng)
+    first = opts["start_player"] if opts["start_player"] is not None else rng.randrange(state["players"])
+    t = Turn(state, rng, evolve)
+    t.emit({"type": "game_started", "start_player": first, "deck_order": order})
+    _begin_turn(t, first)
+    return t.events
 
 
-class _Turn:
-    """Collects the events of one command and keeps the state they lead to, so that a
-    command whose effects chain (an action that ends the turn, which starts the next turn's
-    forced flight) is decided against the state as it will be."""
-
-    def __init__(self, state: State, rng: random.Random) -> None:
-        self.state = state
-        self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+def _on_game_started(s: State, e: Event) -> None:
+    pile = list(e["deck_order"])
+    hands: list[list[str]] = [[] for _ in range(s["players"])]
+    for _ in range(HAND_SIZE):
+        for seat in range(s["players"]):
+            hands[seat].append(pile.pop(0))
+    s["draw_pile"] = pile
+    s["hands"] = hands
+    s["start_player"] = e["start_player"]
+    s["options"] = {**s["options"], "deck_order": None}
 
 
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
+# --- The turn (spec 5): who may send what -----------------------------------------------------
+
+
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
     # The shared preamble (service.games.preamble) has checked the command's shape, type and
     # fields, and that the game is running.
     kind = command["type"]
@@ -159,20 +166,24 @@ def decide(state: State, seat: int | None, command: Command, rng: random.Random)
     return _action(state, seat, command, rng)
 
 
-def _start(state: State, rng: random.Random) -> list[Event]:
-    opts = state["options"]
-    order = list(opts["deck_order"]) if opts["deck_order"] is not None else _shuffled(CARD_IDS, rng)
-    first = opts["start_player"] if opts["start_player"] is not None else rng.randrange(state["players"])
-    t = _Turn(state, rng)
-    t.emit({"type": "game_started", "start_player": first, "deck_order": order})
-    _begin_turn(t, first)
-    return t.events
+def _on_turn_started(s: State, e: Event) -> None:
+    s["current"] = e["seat"]
+    s["turn_no"] = e["turn_no"]
+    s["phase"] = "actions"
+    s["turn"] = {
+        "actions_left": END_PHASE_CONQUESTS if s["end_phase"] else ACTIONS_PER_TURN,
+        "actions_taken": 0,
+        "special_played": None,
+        "refused": [],
+        "tile_placed": False,
+        "protected": bool(s["active"]),
+    }
 
 
-# ---------------------------------------------------------------- step 1: forced flight (5.1, 5.2)
+# --- Step 1: forced flight (5.1, 5.2) ---------------------------------------------------------
 
 
-def _begin_turn(t: _Turn, seat: int) -> None:
+def _begin_turn(t: Turn, seat: int) -> None:
     t.emit({"type": "turn_started", "seat": seat, "turn_no": t.state["turn_no"] + 1})
     if t.state["end_phase"]:
         return  # no rulers: the end phase has no step 1
@@ -219,7 +230,7 @@ def flight_target(state: State, board: Board, cell: int, direction: str) -> tupl
     return None
 
 
-def _turn_over(t: _Turn, purpose: str) -> str:
+def _turn_over(t: Turn, purpose: str) -> str:
     """Turn the top card of the draw pile face up onto the discard pile (reshuffling first
     if the pile is empty, 5.10)."""
     _ensure_draw_pile(t)
@@ -230,28 +241,40 @@ def _turn_over(t: _Turn, purpose: str) -> str:
     return card
 
 
-def _ensure_draw_pile(t: _Turn) -> None:
-    if t.state["draw_pile"]:
-        return
-    discard = t.state["discard"]
-    order = list(discard) if t.state["options"]["reshuffle"] == "in_order" else _shuffled(discard, t.rng)
-    t.emit({"type": "deck_reshuffled", "order": order})
+def _on_card_turned(s: State, e: Event) -> None:
+    s["draw_pile"] = s["draw_pile"][1:]
+    s["discard"] = [*s["discard"], e["card"]]
 
 
-def _maybe_start_end_phase(t: _Turn) -> None:
-    s = t.state
-    if s["end_phase"] or len(s["removed"]) < REMOVALS_TO_END:
-        return
+def _on_ruler_moved(s: State, e: Event) -> None:
     board = BOARDS[s["board"]]
-    replaced = [{"ruler": rid, "cell": board.rc(cell)} for rid, cell in s["rulers"].items() if cell is not None]
-    t.emit({"type": "end_phase_started", "rulers_replaced": replaced,
-            "camp_yurts_to_supply": sum(s["camps"].values())})
+    src = board.index(*e["from"])
+    s["rulers"] = {**s["rulers"], e["ruler"]: board.index(*e["to"])}
+    _put_neutral(s, src, e["ruler"], e["neutral_from"])
 
 
-# ---------------------------------------------------------------- step 2: actions
+def _on_ruler_removed(s: State, e: Event) -> None:
+    board = BOARDS[s["board"]]
+    ruler = e["ruler"]
+    s["rulers"] = {**s["rulers"], ruler: None}
+    _put_neutral(s, board.index(*e["cell"]), ruler, e["neutral_from"])
+    s["camps"] = {**s["camps"], ruler: s["camps"][ruler] - e["camp_to_supply"]}
+    s["supply"] += e["camp_to_supply"]
+    s["removed"] = [*s["removed"], ruler]
 
 
-def _action(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _put_neutral(s: State, cell: int, ruler: str, source: str) -> None:
+    own(s, "yurts")[cell] = NEUTRAL
+    if source == "camp":
+        s["camps"] = {**s["camps"], ruler: s["camps"][ruler] - 1}
+    else:
+        s["supply"] -= 1
+
+
+# --- Step 2: two actions, or a pass -----------------------------------------------------------
+
+
+def _action(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     kind = command["type"]
     turn = state["turn"]
     in_extra = state["phase"] == "extra_action"
@@ -262,7 +285,7 @@ def _action(state: State, seat: int, command: Command, rng: random.Random) -> li
     if kind == "invade_of_choice" and (in_extra or turn["actions_left"] < ACTIONS_PER_TURN or turn["actions_taken"]):
         raise IllegalMove("double_action_not_allowed", "The invasion of choice needs both actions of the turn.")
     board = BOARDS[state["board"]]
-    t = _Turn(state, rng)
+    t = Turn(state, rng, evolve)
     if kind == "invade":
         _invade(t, board, seat, command)
     elif kind == "drive_out":
@@ -280,7 +303,50 @@ def _action(state: State, seat: int, command: Command, rng: random.Random) -> li
     return t.events
 
 
-def _invade(t: _Turn, board: Board, seat: int, command: Command) -> None:
+def _use_action(s: State, count: int = 1) -> None:
+    turn = own(s, "turn")
+    if s["phase"] == "extra_action":
+        s["phase"] = "special"
+    else:
+        turn["actions_left"] -= count
+    turn["actions_taken"] += count
+
+
+def _after_action(t: Turn) -> None:
+    """After an action: go on with step 2, or close it (step 3) and move to step 4/5."""
+    s = t.state
+    if s["phase"] == "actions" and s["turn"]["actions_left"] > 0:
+        return
+    if s["phase"] == "actions":
+        _close_actions(t)
+    else:  # the High Morale action was the special card of this turn
+        _finish_turn(t)
+
+
+def _pass(state: State, seat: int, rng: Rng) -> list[Event]:
+    t = Turn(state, rng, evolve)
+    if state["phase"] == "actions":
+        t.emit({"type": "actions_passed", "seat": seat, "actions": state["turn"]["actions_left"]})
+        _close_actions(t)
+    elif state["phase"] == "extra_action":
+        t.emit({"type": "actions_passed", "seat": seat, "actions": 1})
+        _finish_turn(t)
+    else:
+        t.emit({"type": "special_card_declined", "seat": seat})
+        _finish_turn(t)
+    return t.events
+
+
+def _on_actions_passed(s: State, e: Event) -> None:
+    if s["phase"] == "extra_action":
+        s["phase"] = "special"
+    s["turn"] = {**s["turn"], "actions_left": 0}
+
+
+# --- Action 2A: invade (5.3) ------------------------------------------------------------------
+
+
+def _invade(t: Turn, board: Board, seat: int, command: Command) -> None:
     """2A: play a hand card, place one own yurt on a free cell its background allows."""
     card = command.get("card")
     if not isinstance(card, str) or card not in t.state["hands"][seat]:
@@ -308,7 +374,33 @@ def invade_allowed(board: Board, background: str, cell: int) -> bool:
     return board.letter[cell] == background
 
 
-def _drive_out(t: _Turn, board: Board, seat: int, command: Command) -> None:
+def _free_cell(state: State, board: Board, value: Any) -> int:
+    r, c = conquest._cell(value)
+    if not board.on_grid(r, c) or not board.is_land[board.index(r, c)]:
+        raise IllegalMove("cell_not_land", f"({r},{c}) is not a land cell.")
+    i = board.index(r, c)
+    if state["yurts"][i] is not None or state["tile_at"][i] is not None or i in state["rulers"].values():
+        raise IllegalMove("cell_not_free", f"({r},{c}) is not free.")
+    return i
+
+
+def _on_invaded(s: State, e: Event) -> None:
+    board = BOARDS[s["board"]]
+    _take_from_hand(s, e["seat"], [e["card"]])
+    own(s, "yurts")[board.index(*e["cell"])] = e["seat"]
+    _use_action(s)
+
+
+def _take_from_hand(s: State, seat: int, cards: list[str]) -> None:
+    hands = own(s, "hands")
+    hands[seat] = [c for c in hands[seat] if c not in cards]
+    s["discard"] = [*s["discard"], *cards]
+
+
+# --- Action 2B: drive out a ruler (5.4) -------------------------------------------------------
+
+
+def _drive_out(t: Turn, board: Board, seat: int, command: Command) -> None:
     """2B: the named ruler flees in the direction of a freshly turned card; his neutral
     yurt comes from the general supply and his camp is never touched."""
     ruler = command.get("ruler")
@@ -327,41 +419,48 @@ def _drive_out(t: _Turn, board: Board, seat: int, command: Command) -> None:
         _maybe_start_end_phase(t)
 
 
-def _invade_of_choice(t: _Turn, board: Board, seat: int, command: Command) -> None:
-    """2D: one own yurt on any free land cell, then discard any of your hand cards."""
-    cell = _free_cell(t.state, board, command.get("cell"))
-    discard = command.get("discard", [])
-    if not isinstance(discard, list) or not all(isinstance(c, str) for c in discard):
-        raise IllegalMove("bad_command", "discard must be a list of card ids.")
-    hand = t.state["hands"][seat]
-    if len(set(discard)) != len(discard) or any(c not in hand for c in discard):
-        raise IllegalMove("card_not_in_hand", "You can only discard cards you hold, each once.")
-    t.emit({"type": "invaded_by_choice", "seat": seat, "cell": board.rc(cell), "discarded": list(discard)})
+def _on_ruler_driven_out(s: State, e: Event) -> None:
+    _use_action(s)
 
 
-def _free_cell(state: State, board: Board, value: Any) -> int:
-    r, c = conquest._cell(value)
-    if not board.on_grid(r, c) or not board.is_land[board.index(r, c)]:
-        raise IllegalMove("cell_not_land", f"({r},{c}) is not a land cell.")
-    i = board.index(r, c)
-    if state["yurts"][i] is not None or state["tile_at"][i] is not None or i in state["rulers"].values():
-        raise IllegalMove("cell_not_free", f"({r},{c}) is not free.")
-    return i
+# --- Action 2C: conquer (5.5), with the consent protocol (5.8) --------------------------------
 
 
-def _conquer(t: _Turn, board: Board, seat: int, found: dict[str, Any]) -> None:
+def _conquer(t: Turn, board: Board, seat: int, found: dict[str, Any]) -> None:
     yurts = t.state["yurts"]
     removed = [{"cell": board.rc(i), "owner": "neutral" if yurts[i] == NEUTRAL else yurts[i]} for i in found["land"]]
     t.emit({"type": "conquered", "seat": seat, "tile": found["tile"], "cells": found["cells"],
             "owners": found["owners"], "yurts_returned": removed})
 
 
-def _answer_consent(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _on_conquered(s: State, e: Event) -> None:
+    board = BOARDS[s["board"]]
+    cells = [board.index(r, c) for r, c in e["cells"]]
+    yurts = own(s, "yurts")
+    tile_at = own(s, "tile_at")
+    number = len(s["placed"])
+    for i in cells:
+        if yurts[i] == NEUTRAL:
+            s["supply"] += 1
+        yurts[i] = None
+        tile_at[i] = number
+    s["placed"] = [*s["placed"], {"tile": e["tile"], "cells": e["cells"], "owners": list(e["owners"])}]
+    s["tiles"] = {**s["tiles"], e["tile"]: s["tiles"][e["tile"]] - 1}
+    s["pending"] = None
+    _use_action(s)
+    s["turn"] = {**s["turn"], "tile_placed": True}
+
+
+def _on_consent_requested(s: State, e: Event) -> None:
+    s["pending"] = {"seat": e["seat"], "tile": e["tile"], "cells": e["cells"], "ask": list(e["ask"])}
+
+
+def _answer_consent(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     agree = command.get("agree")
     if not isinstance(agree, bool):
         raise IllegalMove("bad_command", "agree must be true or false.")
     pending = state["pending"]
-    t = _Turn(state, rng)
+    t = Turn(state, rng, evolve)
     if not agree:
         t.emit({"type": "consent_refused", "seat": seat, "tile": pending["tile"], "cells": pending["cells"]})
         return t.events
@@ -377,35 +476,42 @@ def _answer_consent(state: State, seat: int, command: Command, rng: random.Rando
     return t.events
 
 
-def _after_action(t: _Turn) -> None:
-    """After an action: go on with step 2, or close it (step 3) and move to step 4/5."""
-    s = t.state
-    if s["phase"] == "actions" and s["turn"]["actions_left"] > 0:
-        return
-    if s["phase"] == "actions":
-        _close_actions(t)
-    else:  # the High Morale action was the special card of this turn
-        _finish_turn(t)
+def _on_consent_given(s: State, e: Event) -> None:
+    s["pending"] = {**s["pending"], "ask": s["pending"]["ask"][1:]}
 
 
-def _pass(state: State, seat: int, rng: random.Random) -> list[Event]:
-    t = _Turn(state, rng)
-    if state["phase"] == "actions":
-        t.emit({"type": "actions_passed", "seat": seat, "actions": state["turn"]["actions_left"]})
-        _close_actions(t)
-    elif state["phase"] == "extra_action":
-        t.emit({"type": "actions_passed", "seat": seat, "actions": 1})
-        _finish_turn(t)
-    else:
-        t.emit({"type": "special_card_declined", "seat": seat})
-        _finish_turn(t)
-    return t.events
+def _on_consent_refused(s: State, e: Event) -> None:
+    s["pending"] = None
+    turn = own(s, "turn")
+    turn["refused"] = [*turn["refused"], [e["tile"], e["cells"]]]
 
 
-# ---------------------------------------------------------------- steps 3 and 4: special cards (5.7)
+# --- Action 2D: invasion of choice (5.6) ------------------------------------------------------
 
 
-def _close_actions(t: _Turn) -> None:
+def _invade_of_choice(t: Turn, board: Board, seat: int, command: Command) -> None:
+    """2D: one own yurt on any free land cell, then discard any of your hand cards."""
+    cell = _free_cell(t.state, board, command.get("cell"))
+    discard = command.get("discard", [])
+    if not isinstance(discard, list) or not all(isinstance(c, str) for c in discard):
+        raise IllegalMove("bad_command", "discard must be a list of card ids.")
+    hand = t.state["hands"][seat]
+    if len(set(discard)) != len(discard) or any(c not in hand for c in discard):
+        raise IllegalMove("card_not_in_hand", "You can only discard cards you hold, each once.")
+    t.emit({"type": "invaded_by_choice", "seat": seat, "cell": board.rc(cell), "discarded": list(discard)})
+
+
+def _on_invaded_by_choice(s: State, e: Event) -> None:
+    board = BOARDS[s["board"]]
+    _take_from_hand(s, e["seat"], e["discarded"])
+    own(s, "yurts")[board.index(*e["cell"])] = e["seat"]
+    _use_action(s, ACTIONS_PER_TURN)
+
+
+# --- Steps 3 and 4: special cards (5.7) -------------------------------------------------------
+
+
+def _close_actions(t: Turn) -> None:
     seat = t.state["current"]
     t.emit({"type": "actions_ended", "seat": seat})
     for card in t.state["active"]:
@@ -415,7 +521,15 @@ def _close_actions(t: _Turn) -> None:
         _finish_turn(t)
 
 
-def _play_special(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _on_actions_ended(s: State, e: Event) -> None:
+    s["phase"] = "special"
+
+
+def _on_special_card_returned(s: State, e: Event) -> None:
+    s["active"] = [a for a in s["active"] if a["seat"] != e["seat"]]
+
+
+def _play_special(state: State, seat: int, command: Command, rng: Rng) -> list[Event]:
     if state["end_phase"]:
         raise IllegalMove("special_cards_disabled", "Special cards cannot be played in the end phase.")
     if state["phase"] == "actions":
@@ -442,17 +556,30 @@ def _play_special(state: State, seat: int, command: Command, rng: random.Random)
             raise IllegalMove("region_already_protected", "Another player's Divine Support protects that region.")
         if not four and others:
             raise IllegalMove("divine_already_active", "Another player's Divine Support is active.")
-    t = _Turn(state, rng)
+    t = Turn(state, rng, evolve)
     t.emit({"type": "special_card_played", "seat": seat, "card": card, "region": region})
     if card != "high_morale":
         _finish_turn(t)
     return t.events
 
 
-# ---------------------------------------------------------------- step 5 and the end of a turn
+def _on_special_card_played(s: State, e: Event) -> None:
+    own_item(s, "specials", e["seat"])[e["card"]] -= 1
+    s["turn"] = {**s["turn"], "special_played": e["card"]}
+    if e["card"] == "high_morale":
+        s["phase"] = "extra_action"
+    else:
+        s["active"] = [*s["active"], {"seat": e["seat"], "card": e["card"], "region": e["region"]}]
 
 
-def _finish_turn(t: _Turn) -> None:
+def _on_special_card_declined(s: State, e: Event) -> None:
+    pass
+
+
+# --- Step 5 and the end of a turn -------------------------------------------------------------
+
+
+def _finish_turn(t: Turn) -> None:
     seat = t.state["current"]
     if not t.state["end_phase"]:
         need = HAND_SIZE - len(t.state["hands"][seat])
@@ -470,252 +597,111 @@ def _finish_turn(t: _Turn) -> None:
     _begin_turn(t, (seat + 1) % s["players"])
 
 
-# ---------------------------------------------------------------- evolve
-
-
-def evolve(state: State, event: Event) -> State:
-    s = dict(state)
-    handler = _EVOLVE[event["type"]]
-    handler(s, event)
-    return s
-
-
-def _ev_game_started(s: State, e: Event) -> None:
-    pile = list(e["deck_order"])
-    hands: list[list[str]] = [[] for _ in range(s["players"])]
-    for _ in range(HAND_SIZE):
-        for seat in range(s["players"]):
-            hands[seat].append(pile.pop(0))
-    s["draw_pile"] = pile
-    s["hands"] = hands
-    s["start_player"] = e["start_player"]
-    s["options"] = {**s["options"], "deck_order": None}
-
-
-def _ev_turn_started(s: State, e: Event) -> None:
-    s["current"] = e["seat"]
-    s["turn_no"] = e["turn_no"]
-    s["phase"] = "actions"
-    s["turn"] = {
-        "actions_left": END_PHASE_CONQUESTS if s["end_phase"] else ACTIONS_PER_TURN,
-        "actions_taken": 0,
-        "special_played": None,
-        "refused": [],
-        "tile_placed": False,
-        "protected": bool(s["active"]),
-    }
-
-
-def _ev_deck_reshuffled(s: State, e: Event) -> None:
-    s["draw_pile"] = list(e["order"])
-    s["discard"] = []
-
-
-def _ev_card_turned(s: State, e: Event) -> None:
-    s["draw_pile"] = s["draw_pile"][1:]
-    s["discard"] = [*s["discard"], e["card"]]
-
-
-def _ev_ruler_moved(s: State, e: Event) -> None:
-    board = BOARDS[s["board"]]
-    src = board.index(*e["from"])
-    s["rulers"] = {**s["rulers"], e["ruler"]: board.index(*e["to"])}
-    _put_neutral(s, src, e["ruler"], e["neutral_from"])
-
-
-def _ev_ruler_removed(s: State, e: Event) -> None:
-    board = BOARDS[s["board"]]
-    ruler = e["ruler"]
-    s["rulers"] = {**s["rulers"], ruler: None}
-    _put_neutral(s, board.index(*e["cell"]), ruler, e["neutral_from"])
-    s["camps"] = {**s["camps"], ruler: s["camps"][ruler] - e["camp_to_supply"]}
-    s["supply"] += e["camp_to_supply"]
-    s["removed"] = [*s["removed"], ruler]
-
-
-def _put_neutral(s: State, cell: int, ruler: str, source: str) -> None:
-    yurts = list(s["yurts"])
-    yurts[cell] = NEUTRAL
-    s["yurts"] = yurts
-    if source == "camp":
-        s["camps"] = {**s["camps"], ruler: s["camps"][ruler] - 1}
-    else:
-        s["supply"] -= 1
-
-
-def _ev_end_phase_started(s: State, e: Event) -> None:
-    board = BOARDS[s["board"]]
-    yurts = list(s["yurts"])
-    rulers = dict(s["rulers"])
-    for item in e["rulers_replaced"]:
-        yurts[board.index(*item["cell"])] = NEUTRAL
-        rulers[item["ruler"]] = None
-    s["yurts"] = yurts
-    s["rulers"] = rulers
-    s["supply"] += e["camp_yurts_to_supply"] - len(e["rulers_replaced"])
-    s["camps"] = {rid: 0 for rid in s["camps"]}
-    s["end_phase"] = True
-    turn = dict(s["turn"])
-    if s["phase"] == "actions":
-        # the rest of this turn is played under end-phase rules: conquests only
-        turn["actions_left"] = min(turn["actions_left"], END_PHASE_CONQUESTS)
-    s["turn"] = turn
-
-
-def _use_action(s: State, count: int = 1) -> None:
-    turn = dict(s["turn"])
-    if s["phase"] == "extra_action":
-        s["phase"] = "special"
-    else:
-        turn["actions_left"] -= count
-    turn["actions_taken"] += count
-    s["turn"] = turn
-
-
-def _ev_invaded(s: State, e: Event) -> None:
-    board = BOARDS[s["board"]]
-    _take_from_hand(s, e["seat"], [e["card"]])
-    yurts = list(s["yurts"])
-    yurts[board.index(*e["cell"])] = e["seat"]
-    s["yurts"] = yurts
-    _use_action(s)
-
-
-def _ev_invaded_by_choice(s: State, e: Event) -> None:
-    board = BOARDS[s["board"]]
-    _take_from_hand(s, e["seat"], e["discarded"])
-    yurts = list(s["yurts"])
-    yurts[board.index(*e["cell"])] = e["seat"]
-    s["yurts"] = yurts
-    _use_action(s, ACTIONS_PER_TURN)
-
-
-def _take_from_hand(s: State, seat: int, cards: list[str]) -> None:
-    hands = list(s["hands"])
-    hands[seat] = [c for c in hands[seat] if c not in cards]
-    s["hands"] = hands
-    s["discard"] = [*s["discard"], *cards]
-
-
-def _ev_ruler_driven_out(s: State, e: Event) -> None:
-    _use_action(s)
-
-
-def _ev_consent_requested(s: State, e: Event) -> None:
-    s["pending"] = {"seat": e["seat"], "tile": e["tile"], "cells": e["cells"], "ask": list(e["ask"])}
-
-
-def _ev_consent_given(s: State, e: Event) -> None:
-    s["pending"] = {**s["pending"], "ask": s["pending"]["ask"][1:]}
-
-
-def _ev_consent_refused(s: State, e: Event) -> None:
-    s["pending"] = None
-    turn = dict(s["turn"])
-    turn["refused"] = [*turn["refused"], [e["tile"], e["cells"]]]
-    s["turn"] = turn
-
-
-def _ev_conquered(s: State, e: Event) -> None:
-    board = BOARDS[s["board"]]
-    cells = [board.index(r, c) for r, c in e["cells"]]
-    yurts = list(s["yurts"])
-    tile_at = list(s["tile_at"])
-    number = len(s["placed"])
-    for i in cells:
-        if yurts[i] == NEUTRAL:
-            s["supply"] += 1
-        yurts[i] = None
-        tile_at[i] = number
-    s["yurts"] = yurts
-    s["tile_at"] = tile_at
-    s["placed"] = [*s["placed"], {"tile": e["tile"], "cells": e["cells"], "owners": list(e["owners"])}]
-    s["tiles"] = {**s["tiles"], e["tile"]: s["tiles"][e["tile"]] - 1}
-    s["pending"] = None
-    _use_action(s)
-    s["turn"] = {**s["turn"], "tile_placed": True}
-
-
-def _ev_actions_passed(s: State, e: Event) -> None:
-    if s["phase"] == "extra_action":
-        s["phase"] = "special"
-    s["turn"] = {**s["turn"], "actions_left": 0}
-
-
-def _ev_actions_ended(s: State, e: Event) -> None:
-    s["phase"] = "special"
-
-
-def _ev_special_card_returned(s: State, e: Event) -> None:
-    s["active"] = [a for a in s["active"] if a["seat"] != e["seat"]]
-
-
-def _ev_special_card_played(s: State, e: Event) -> None:
-    specials = list(s["specials"])
-    specials[e["seat"]] = {**specials[e["seat"]], e["card"]: specials[e["seat"]][e["card"]] - 1}
-    s["specials"] = specials
-    s["turn"] = {**s["turn"], "special_played": e["card"]}
-    if e["card"] == "high_morale":
-        s["phase"] = "extra_action"
-    else:
-        s["active"] = [*s["active"], {"seat": e["seat"], "card": e["card"], "region": e["region"]}]
-
-
-def _ev_special_card_declined(s: State, e: Event) -> None:
-    pass
-
-
-def _ev_cards_drawn(s: State, e: Event) -> None:
+def _on_cards_drawn(s: State, e: Event) -> None:
     # the cards come off the top of the pile; the event names them for the log's reader
-    hands = list(s["hands"])
+    hands = own(s, "hands")
     hands[e["seat"]] = [*hands[e["seat"]], *e["cards"]]
-    s["hands"] = hands
     s["draw_pile"] = s["draw_pile"][len(e["cards"]):]
 
 
-def _ev_turn_ended(s: State, e: Event) -> None:
-    last = list(s["last_special"])
-    last[e["seat"]] = s["turn"]["special_played"]
-    s["last_special"] = last
+def _on_turn_ended(s: State, e: Event) -> None:
+    own(s, "last_special")[e["seat"]] = s["turn"]["special_played"]
     s["phase"] = "between_turns"
     if s["end_phase"]:
         quiet = not s["turn"]["tile_placed"] and not s["turn"]["protected"]
         s["quiet_turns"] = s["quiet_turns"] + 1 if quiet else 0
 
 
-def _ev_game_ended(s: State, e: Event) -> None:
+# --- The end phase (5.9) ----------------------------------------------------------------------
+
+
+def _maybe_start_end_phase(t: Turn) -> None:
+    s = t.state
+    if s["end_phase"] or len(s["removed"]) < REMOVALS_TO_END:
+        return
+    board = BOARDS[s["board"]]
+    replaced = [{"ruler": rid, "cell": board.rc(cell)} for rid, cell in s["rulers"].items() if cell is not None]
+    t.emit({"type": "end_phase_started", "rulers_replaced": replaced,
+            "camp_yurts_to_supply": sum(s["camps"].values())})
+
+
+def _on_end_phase_started(s: State, e: Event) -> None:
+    board = BOARDS[s["board"]]
+    yurts = own(s, "yurts")
+    rulers = own(s, "rulers")
+    for item in e["rulers_replaced"]:
+        yurts[board.index(*item["cell"])] = NEUTRAL
+        rulers[item["ruler"]] = None
+    s["supply"] += e["camp_yurts_to_supply"] - len(e["rulers_replaced"])
+    s["camps"] = {rid: 0 for rid in s["camps"]}
+    s["end_phase"] = True
+    turn = own(s, "turn")
+    if s["phase"] == "actions":
+        # the rest of this turn is played under end-phase rules: conquests only
+        turn["actions_left"] = min(turn["actions_left"], END_PHASE_CONQUESTS)
+
+
+# --- Draw pile exhaustion (5.10) --------------------------------------------------------------
+
+
+def _ensure_draw_pile(t: Turn) -> None:
+    if t.state["draw_pile"]:
+        return
+    discard = t.state["discard"]
+    order = list(discard) if t.state["options"]["reshuffle"] == "in_order" else _shuffled(discard, t.rng)
+    t.emit({"type": "deck_reshuffled", "order": order})
+
+
+def _on_deck_reshuffled(s: State, e: Event) -> None:
+    s["draw_pile"] = list(e["order"])
+    s["discard"] = []
+
+
+def _shuffled(items: list[str], rng: Rng) -> list[str]:
+    out = list(items)
+    rng.shuffle(out)
+    return out
+
+
+# --- Scoring and the end (6) ------------------------------------------------------------------
+
+
+def _on_game_ended(s: State, e: Event) -> None:
     s["phase"] = "finished"
     s["current"] = None
     s["result"] = {k: v for k, v in e.items() if k != "type"}
 
 
-_EVOLVE = {
-    "game_started": _ev_game_started,
-    "turn_started": _ev_turn_started,
-    "deck_reshuffled": _ev_deck_reshuffled,
-    "card_turned": _ev_card_turned,
-    "ruler_moved": _ev_ruler_moved,
-    "ruler_removed": _ev_ruler_removed,
-    "end_phase_started": _ev_end_phase_started,
-    "invaded": _ev_invaded,
-    "invaded_by_choice": _ev_invaded_by_choice,
-    "ruler_driven_out": _ev_ruler_driven_out,
-    "consent_requested": _ev_consent_requested,
-    "consent_given": _ev_consent_given,
-    "consent_refused": _ev_consent_refused,
-    "conquered": _ev_conquered,
-    "actions_passed": _ev_actions_passed,
-    "actions_ended": _ev_actions_ended,
-    "special_card_returned": _ev_special_card_returned,
-    "special_card_played": _ev_special_card_played,
-    "special_card_declined": _ev_special_card_declined,
-    "cards_drawn": _ev_cards_drawn,
-    "turn_ended": _ev_turn_ended,
-    "game_ended": _ev_game_ended,
+# --- evolve and status ------------------------------------------------------------------------
+
+
+_APPLY: dict[str, Evolver] = {
+    "game_started": _on_game_started,
+    "turn_started": _on_turn_started,
+    "deck_reshuffled": _on_deck_reshuffled,
+    "card_turned": _on_card_turned,
+    "ruler_moved": _on_ruler_moved,
+    "ruler_removed": _on_ruler_removed,
+    "end_phase_started": _on_end_phase_started,
+    "invaded": _on_invaded,
+    "invaded_by_choice": _on_invaded_by_choice,
+    "ruler_driven_out": _on_ruler_driven_out,
+    "consent_requested": _on_consent_requested,
+    "consent_given": _on_consent_given,
+    "consent_refused": _on_consent_refused,
+    "conquered": _on_conquered,
+    "actions_passed": _on_actions_passed,
+    "actions_ended": _on_actions_ended,
+    "special_card_returned": _on_special_card_returned,
+    "special_card_played": _on_special_card_played,
+    "special_card_declined": _on_special_card_declined,
+    "cards_drawn": _on_cards_drawn,
+    "turn_ended": _on_turn_ended,
+    "game_ended": _on_game_ended,
 }
 
 
-# ---------------------------------------------------------------- status
+evolve = evolving(_APPLY)
 
 
 def status(state: State) -> Status:
@@ -729,9 +715,3 @@ def status(state: State) -> Status:
         return {"phase": "consent", "to_act": [state["pending"]["ask"][0]], "finished": False, "result": None}
     phase = "end_phase" if state["end_phase"] else state["phase"]
     return {"phase": phase, "to_act": [state["current"]], "finished": False, "result": None}
-
-
-def _shuffled(items: list[str], rng: random.Random) -> list[str]:
-    out = list(items)
-    rng.shuffle(out)
-    return out

@@ -9,14 +9,12 @@ is a stacked deck fixed by the `deck_orders` option: after a redeal, reveals are
 
 from __future__ import annotations
 
-import random
-
 from service.games.dealing import hide_options
-from service.games.interface import State
+from service.games.interface import Rng, State
 from service.games.pixies.rules import score_area
 
 
-def redeal(state: State, rng: random.Random, keep: frozenset[int]) -> State:
+def redeal(state: State, rng: Rng, keep: frozenset[int]) -> State:
     return {**hide_options(state, drop=("deck_orders",)), "deck": sorted(state["deck"])}
 
 

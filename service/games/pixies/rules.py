@@ -15,10 +15,10 @@ State shapes (plain data only):
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from service.games.interface import Command, Event, IllegalMove, State, Status
+from service.games.interface import Command, Event, IllegalMove, Rng, State, Status
+from service.games.kit import Evolver, Turn, evolving, own_item
 from service.games.pixies.data import (
     CARD_IDS,
     CARDS,
@@ -36,7 +36,7 @@ OPTION_KEYS = ("deck_orders", "first_player")
 KEEP_CHOICES = ("existing", "new")
 
 
-# --- Setup ---------------------------------------------------------------------------------
+# --- Setup (spec 3) ---------------------------------------------------------------------------
 
 
 def initial(options: dict[str, Any], seats: int) -> State:
@@ -94,26 +94,64 @@ def _empty_area() -> list[dict[str, str | None]]:
     return [{"up": None, "down": None} for _ in CELLS]
 
 
-def _start(state: State, rng: random.Random) -> list[Event]:
-    players = state["players"]
-    first = state["options"].get("first_player")
+def _start(t: Turn) -> None:
+    players = t.state["players"]
+    first = t.state["options"].get("first_player")
     if first is None:
-        first = rng.randrange(players)
-    started = {"type": "game_started", "players": players, "first_player": first}
-    return [started, *_new_round(_fold(state, [started]), 1, first, rng)]
+        first = t.rng.randrange(players)
+    t.emit({"type": "game_started", "players": players, "first_player": first})
+    _new_round(t, 1, first)
 
 
-def _new_round(state: State, round_no: int, first: int, rng: random.Random) -> list[Event]:
+def _on_game_started(s: State, e: Event) -> None:
+    s["first_player"] = e["first_player"]
+    s["phase"] = "drafting"
+
+
+def _new_round(t: Turn, round_no: int, first: int) -> None:
     """All 70 cards go back into the deck; the round's first player reveals the first market."""
-    begun = {"type": "round_started", "round": round_no, "first_player": first}
-    return [begun, _reveal(_fold(state, [begun]), first, rng)]
+    t.emit({"type": "round_started", "round": round_no, "first_player": first})
+    _reveal(t, first)
 
 
-# --- The turn: reveal ----------------------------------------------------------------------
+def _on_round_started(s: State, e: Event) -> None:
+    s["round"] = e["round"]
+    s["turn"] = 0
+    s["deck"] = list(CARD_IDS)
+    s["market"] = []
+    s["areas"] = [_empty_area() for _ in range(s["players"])]
+    s["last_turn"] = False
+    s["phase"] = "drafting"
 
 
-def _reveal(state: State, first: int, rng: random.Random) -> Event:
+# --- The turn: the market and the picking order (4.2) -----------------------------------------
+
+
+def decide(state: State, seat: int | None, command: Command, rng: Rng) -> list[Event]:
+    # The shared preamble (service.games.preamble) has refused what no game accepts: after the
+    # end (the spec's T07/T15 WRONG_PHASE is `game_over` on every game), before the start,
+    # unknown commands and fields. What comes here is `start` from the system or `take_card`.
+    t = Turn(state, rng, evolve)
+    if seat is None:
+        _start(t)
+        return t.events
+    if state["phase"] != "drafting":
+        raise IllegalMove("wrong_phase", "Cards are taken only while a round is being drafted.")
+    if seat != to_act(state):
+        raise IllegalMove("not_your_turn", f"It is seat {to_act(state)}'s pick, not seat {seat!r}'s.")
+    _take_card(t, seat, command)
+    return t.events
+
+
+def to_act(state: State) -> int | None:
+    if state["phase"] != "drafting":
+        return None
+    return state["pick_order"][state["picks_made"]]
+
+
+def _reveal(t: Turn, first: int) -> None:
     """Draw the market from the undrawn cards: a stacked deck's next cards first, then at random."""
+    state = t.state
     size = MARKET_SIZE[state["players"]]
     undrawn = set(state["deck"])
     orders = state["options"].get("deck_orders", [])
@@ -121,14 +159,26 @@ def _reveal(state: State, first: int, rng: random.Random) -> Event:
     cards = [c for c in stacked if c in undrawn][:size]
     rest = sorted(undrawn.difference(cards).difference(stacked))
     if len(cards) < size:
-        cards += rng.sample(rest, size - len(cards))
-    return {
+        cards += t.rng.sample(rest, size - len(cards))
+    t.emit({
         "type": "market_revealed",
         "round": state["round"],
         "turn": state["turn"] + 1,
         "first_player": first,
         "cards": cards,
-    }
+    })
+
+
+def _on_market_revealed(s: State, e: Event) -> None:
+    drawn = set(e["cards"])
+    if len(drawn) != MARKET_SIZE[s["players"]] or not drawn <= set(s["deck"]):
+        raise ValueError(f"market_revealed draws {e['cards']} from a deck that cannot give them")
+    s["deck"] = [c for c in s["deck"] if c not in drawn]
+    s["market"] = list(e["cards"])
+    s["turn"] = e["turn"]
+    s["turn_first"] = e["first_player"]
+    s["pick_order"] = pick_order(s["players"], e["first_player"])
+    s["picks_made"] = 0
 
 
 def pick_order(players: int, first: int) -> list[int]:
@@ -138,11 +188,12 @@ def pick_order(players: int, first: int) -> list[int]:
     return [(first + i) % players for i in range(players)]
 
 
-# --- The turn: draft and placement ---------------------------------------------------------
+# --- The turn: taking a card and placing it (4.3) ---------------------------------------------
 
 
-def _take_card(state: State, seat: int, command: Command, rng: random.Random) -> list[Event]:
+def _take_card(t: Turn, seat: int, command: Command) -> None:
     """Validate one TakeCard in the spec's order (4.3) and place the card."""
+    state = t.state
     card = command.get("card")
     if not isinstance(card, str) or card not in state["market"]:
         raise IllegalMove("card_not_in_market", f"{card!r} is not in the market {state['market']}.")
@@ -176,15 +227,29 @@ def _take_card(state: State, seat: int, command: Command, rng: random.Random) ->
             raise IllegalMove("target_not_empty", f"Cell {target} is not empty; a face-down card needs an empty cell.")
         placed = {"cell": target, "placement": "face_down", "keep": None}
 
-    taken = {"type": "card_taken", "seat": seat, "card": card, **placed}
-    events: list[Event] = [taken]
-    after = _fold(state, events)
+    t.emit({"type": "card_taken", "seat": seat, "card": card, **placed})
     # The picker's area had an empty cell (else they would not be picking), so this is new.
-    if _is_full(after["areas"][seat]):
-        filled = {"type": "area_filled", "seat": seat}
-        events.append(filled)
-        after = _fold(after, [filled])
-    return events + _after_pick(after, rng)
+    if _is_full(t.state["areas"][seat]):
+        t.emit({"type": "area_filled", "seat": seat})
+    _after_pick(t)
+
+
+def _on_card_taken(s: State, e: Event) -> None:
+    seat, card, cell = e["seat"], e["card"], e["cell"]
+    s["market"] = [c for c in s["market"] if c != card]
+    area = own_item(s, "areas", seat)
+    old = area[cell - 1]
+    if e["placement"] == "face_up":
+        area[cell - 1] = {"up": card, "down": None}
+    elif e["placement"] == "on_face_down":
+        area[cell - 1] = {"up": card, "down": old["down"]}
+    elif e["placement"] == "on_face_up":
+        kept, under = (old["up"], card) if e["keep"] == "existing" else (card, old["up"])
+        area[cell - 1] = {"up": kept, "down": under}
+    else:
+        area[cell - 1] = {"up": None, "down": card}
+    s["picks_made"] += 1
+    s["last_picker"] = seat
 
 
 def _cell_state(cell: dict[str, str | None]) -> str:
@@ -197,7 +262,11 @@ def _is_full(area: list[dict[str, str | None]]) -> bool:
     return all(cell["up"] is not None or cell["down"] is not None for cell in area)
 
 
-# --- Turn end and round end (4.2, 4.4, 4.5) ------------------------------------------------
+# --- Turn end and round end (4.4, 4.5) --------------------------------------------------------
+
+
+def _on_area_filled(s: State, e: Event) -> None:
+    s["last_turn"] = True
 
 
 def _turn_over(state: State) -> bool:
@@ -208,27 +277,29 @@ def _turn_over(state: State) -> bool:
     return state["players"] == 2 and state["last_turn"] and state["picks_made"] % 2 == 0
 
 
-def _after_pick(state: State, rng: random.Random) -> list[Event]:
+def _after_pick(t: Turn) -> None:
     """The last picker of a turn starts the next turn, and the next round (decision 5)."""
+    state = t.state
     if not _turn_over(state):
-        return []
+        return
     last = state["last_picker"]
     # Deck exhaustion (decision 3): reachable only with 5 players, after the 14th turn.
     exhausted = len(state["deck"]) < MARKET_SIZE[state["players"]]
     if not (state["last_turn"] or exhausted):
-        return [_reveal(state, last, rng)]
-    scored = {
+        _reveal(t, last)
+        return
+    t.emit({
         "type": "round_scored",
         "round": state["round"],
         "scores": [score_area(area, state["round"]) for area in state["areas"]],
-    }
-    after = _fold(state, [scored])
+    })
     if state["round"] == ROUNDS:
-        return [scored, {"type": "game_ended", **game_result(after["totals"])}]
-    return [scored, *_new_round(after, state["round"] + 1, last, rng)]
+        t.emit({"type": "game_ended", **game_result(t.state["totals"])})
+    else:
+        _new_round(t, state["round"] + 1, last)
 
 
-# --- Scoring (section 5) -------------------------------------------------------------------
+# --- Scoring (5.1, 5.2) -----------------------------------------------------------------------
 
 
 def score_area(area: list[dict[str, str | None]], round_no: int) -> dict[str, int]:
@@ -275,6 +346,15 @@ def largest_zone(area: list[dict[str, str | None]]) -> int:
     return best if best >= 2 else 0
 
 
+def _on_round_scored(s: State, e: Event) -> None:
+    s["totals"] = [t + score["total"] for t, score in zip(s["totals"], e["scores"], strict=True)]
+    s["round_scores"] = [*s["round_scores"], e["scores"]]
+    s["phase"] = "round_over"
+
+
+# --- Game end (5.3) ---------------------------------------------------------------------------
+
+
 def game_result(totals: list[int]) -> dict[str, Any]:
     """Highest total wins; no tie-breaker (decision 4): tied seats share rank, 1-1-3 style."""
     ranking = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
@@ -288,118 +368,26 @@ def game_result(totals: list[int]) -> dict[str, Any]:
     }
 
 
-# --- decide --------------------------------------------------------------------------------
-
-
-def decide(state: State, seat: int | None, command: Command, rng: random.Random) -> list[Event]:
-    # The shared preamble (service.games.preamble) has refused what no game accepts: after the
-    # end (the spec's T07/T15 WRONG_PHASE is `game_over` on every game), before the start,
-    # unknown commands and fields. What comes here is `start` from the system or `take_card`.
-    if seat is None:
-        return _start(state, rng)
-    if state["phase"] != "drafting":
-        raise IllegalMove("wrong_phase", "Cards are taken only while a round is being drafted.")
-    if seat != to_act(state):
-        raise IllegalMove("not_your_turn", f"It is seat {to_act(state)}'s pick, not seat {seat!r}'s.")
-    return _take_card(state, seat, command, rng)
-
-
-def to_act(state: State) -> int | None:
-    if state["phase"] != "drafting":
-        return None
-    return state["pick_order"][state["picks_made"]]
-
-
-# --- evolve --------------------------------------------------------------------------------
-
-
-def evolve(state: State, event: Event) -> State:
-    """Apply one event to a shallow copy; only the parts that change are copied."""
-    return _APPLY[event["type"]](dict(state), event)
-
-
-def _game_started(s: State, e: Event) -> State:
-    s["first_player"] = e["first_player"]
-    s["phase"] = "drafting"
-    return s
-
-
-def _round_started(s: State, e: Event) -> State:
-    s["round"] = e["round"]
-    s["turn"] = 0
-    s["deck"] = list(CARD_IDS)
-    s["market"] = []
-    s["areas"] = [_empty_area() for _ in range(s["players"])]
-    s["last_turn"] = False
-    s["phase"] = "drafting"
-    return s
-
-
-def _market_revealed(s: State, e: Event) -> State:
-    drawn = set(e["cards"])
-    if len(drawn) != MARKET_SIZE[s["players"]] or not drawn <= set(s["deck"]):
-        raise ValueError(f"market_revealed draws {e['cards']} from a deck that cannot give them")
-    s["deck"] = [c for c in s["deck"] if c not in drawn]
-    s["market"] = list(e["cards"])
-    s["turn"] = e["turn"]
-    s["turn_first"] = e["first_player"]
-    s["pick_order"] = pick_order(s["players"], e["first_player"])
-    s["picks_made"] = 0
-    return s
-
-
-def _card_taken(s: State, e: Event) -> State:
-    seat, card, cell = e["seat"], e["card"], e["cell"]
-    s["market"] = [c for c in s["market"] if c != card]
-    area = list(s["areas"][seat])
-    old = area[cell - 1]
-    if e["placement"] == "face_up":
-        area[cell - 1] = {"up": card, "down": None}
-    elif e["placement"] == "on_face_down":
-        area[cell - 1] = {"up": card, "down": old["down"]}
-    elif e["placement"] == "on_face_up":
-        kept, under = (old["up"], card) if e["keep"] == "existing" else (card, old["up"])
-        area[cell - 1] = {"up": kept, "down": under}
-    else:
-        area[cell - 1] = {"up": None, "down": card}
-    areas = list(s["areas"])
-    areas[seat] = area
-    s["areas"] = areas
-    s["picks_made"] += 1
-    s["last_picker"] = seat
-    return s
-
-
-def _area_filled(s: State, e: Event) -> State:
-    s["last_turn"] = True
-    return s
-
-
-def _round_scored(s: State, e: Event) -> State:
-    s["totals"] = [t + score["total"] for t, score in zip(s["totals"], e["scores"], strict=True)]
-    s["round_scores"] = [*s["round_scores"], e["scores"]]
-    s["phase"] = "round_over"
-    return s
-
-
-def _game_ended(s: State, e: Event) -> State:
+def _on_game_ended(s: State, e: Event) -> None:
     s["phase"] = "game_over"
     s["result"] = {k: list(e[k]) for k in ("scores", "ranking", "ranks", "winners")}
-    return s
 
 
-_APPLY = {
-    "game_started": _game_started,
-    "round_started": _round_started,
-    "market_revealed": _market_revealed,
-    "card_taken": _card_taken,
-    "area_filled": _area_filled,
-    "round_scored": _round_scored,
-    "game_ended": _game_ended,
+# --- evolve and status ------------------------------------------------------------------------
+
+
+_APPLY: dict[str, Evolver] = {
+    "game_started": _on_game_started,
+    "round_started": _on_round_started,
+    "market_revealed": _on_market_revealed,
+    "card_taken": _on_card_taken,
+    "area_filled": _on_area_filled,
+    "round_scored": _on_round_scored,
+    "game_ended": _on_game_ended,
 }
 
 
-# --- status --------------------------------------------------------------------------------
+evolve = evolving(_APPLY)
 
 
 def status(state: State) -> Status:
@@ -415,12 +403,3 @@ def status(state: State) -> Status:
             "winners": list(result["winners"]),
         },
     }
-
-
-# --- helpers -------------------------------------------------------------------------------
-
-
-def _fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from service.games.gugong import GAME, data, rules
-from service.games.gugong.engine import Ctx
-from service.games.gugong.events import evolve
+from service.games.gugong.rules import evolve
 from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Turn
 
 A, B, C, D, E = 0, 1, 2, 3, 4
 
@@ -94,10 +94,10 @@ def refused(s: State, seat: int | None, cmd: Command) -> str:
 def run(s: State, *frames: dict[str, Any], seed: int = 0) -> tuple[State, list[Event]]:
     """Put frames on the control stack (first runs first) and let the game carry on."""
     s = {**s, "stack": s["stack"] + list(reversed(frames))}
-    ctx = Ctx(s, random.Random(seed))
+    ctx = Turn(s, random.Random(seed), evolve)
     rules.advance(ctx)
-    assert fold(s, ctx.events) == ctx.s
-    return ctx.s, ctx.events
+    assert fold(s, ctx.events) == ctx.state
+    return ctx.state, ctx.events
 
 
 def to_act(s: State) -> list[int]:

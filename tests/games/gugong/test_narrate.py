@@ -1,5 +1,5 @@
 """Gùgōng in words: one sentence (or none, for the prompt bookkeeping) per event type of the
-engine (events._HANDLERS), with the values of the rules spec: the dice bonus is 3 VP and an
+engine (rules._APPLY), with the values of the rules spec: the dice bonus is 3 VP and an
 Envoy step (§4.3), a full boat's rewards are 4 VP, a card or the Foreman, a game where no Envoy
 reached the Palace has no winner. Gift cards are named by value and action from data/cards.json
 (G03 is a 6 with the Travel action, G04 an 8 giving 1 servant)."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from service.games.gugong import data
-from service.games.gugong.events import _HANDLERS
 from service.games.gugong.narrate import card_name, describe_commit, describe_move
+from service.games.gugong.rules import _APPLY
 
 NAMES = ["Ann", "Ben", "Cy"]
 
@@ -102,7 +102,7 @@ EXPECTED: list[tuple[dict, str | None]] = [
 
 
 def test_every_event_type_is_covered():
-    assert {e["type"] for e, _ in EXPECTED} == set(_HANDLERS)
+    assert {e["type"] for e, _ in EXPECTED} == set(_APPLY)
 
 
 @pytest.mark.parametrize(("event", "sentence"), EXPECTED, ids=[e["type"] for e, _ in EXPECTED])

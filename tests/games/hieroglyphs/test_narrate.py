@@ -1,4 +1,4 @@
-"""Chinese Squared in words: one sentence per event type of the engine (rules._EVOLVERS), and
+"""Chinese Squared in words: one sentence per event type of the engine (rules._APPLY), and
 the end of the match from the view, which no event carries: the spec's S21 (a fourth-player
 instant win at the target of 2 tasks) and S13/S14 (a declaration right, then wrong) driven
 through the engine. A card is named by its character only: its back (the meaning) is what a
@@ -10,7 +10,7 @@ import pytest
 
 from service.games.hieroglyphs import GAME
 from service.games.hieroglyphs.narrate import describe_commit, describe_end, describe_move
-from service.games.hieroglyphs.rules import _EVOLVERS
+from service.games.hieroglyphs.rules import _APPLY
 from service.match.narration import commit_sentences
 from tests.games.hieroglyphs.helpers import A, B, at_turn, f2, run_events, started
 
@@ -53,7 +53,7 @@ EXPECTED: list[tuple[dict, str]] = [
 
 
 def test_every_event_type_is_covered():
-    assert {e["type"] for e, _ in EXPECTED} == set(_EVOLVERS)
+    assert {e["type"] for e, _ in EXPECTED} == set(_APPLY)
 
 
 @pytest.mark.parametrize(("event", "sentence"), EXPECTED, ids=[e["type"] for e, _ in EXPECTED])

@@ -1,5 +1,5 @@
 """Khan in words: one sentence (or none, for turn bookkeeping) per event type of the engine
-(rules._EVOLVE), with the rules' facts: a fleeing ruler leaves a neutral yurt from his camp, a
+(rules._APPLY), with the rules' facts: a fleeing ruler leaves a neutral yurt from his camp, a
 driven-out one from the general supply (docs/games/khan.md, A turn); the fifth ruler leaving
 starts the end phase; the area bonuses are 10, 6 and 3. Cells read as on a chess board from the
 top left (row 9, column 3 is C9) with the landscape of the standard board (data/board.json:
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from service.games.khan.narrate import card_name, cell_name, describe_commit, describe_move
-from service.games.khan.rules import _EVOLVE
+from service.games.khan.rules import _APPLY
 
 NAMES = ["Ann", "Ben", "Cy"]
 
@@ -66,7 +66,7 @@ EXPECTED: list[tuple[dict, str | None]] = [
 
 
 def test_every_event_type_is_covered():
-    assert {e["type"] for e, _ in EXPECTED} == set(_EVOLVE)
+    assert {e["type"] for e, _ in EXPECTED} == set(_APPLY)
 
 
 @pytest.mark.parametrize(("event", "sentence"), EXPECTED, ids=[e["type"] for e, _ in EXPECTED])

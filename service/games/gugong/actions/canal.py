@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push, score
-from service.games.interface import Command, IllegalMove, State
+from service.games.gugong.engine import field_bool, field_option, field_str, only, pay, pop, push, score
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own_item, without
 from service.games.preamble import refuse_unknown_fields
 
 CAPACITY = data.BOARD["boat_capacity"]
@@ -54,7 +55,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
             "placements": [[r, u] for r, u in placements], "move": move_from}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "canal")
     later: list[dict[str, Any]] = []
     for ref, unit in plan["placements"]:
@@ -145,30 +146,54 @@ def simulate_placement(s: State, seat: int, ref: Any, unit: str) -> State:
     return {**s, "canal": {**s["canal"], route: ports}}
 
 
-def load(ctx: Ctx, seat: int, ref: str, unit: str, source: str) -> list[dict[str, Any]]:
+def load(ctx: Turn, seat: int, ref: str, unit: str, source: str) -> list[dict[str, Any]]:
     """Place one unit (launching a boat if the port is empty); return the claim it opens, if any."""
-    route, port = board.parse_boat(ctx.s, ref)
-    if ctx.s["canal"][route][port - 1] is None:
+    route, port = board.parse_boat(ctx.state, ref)
+    if ctx.state["canal"][route][port - 1] is None:
         ctx.emit({"type": "boat_launched", "seat": seat, "route": route, "port": port})
     ctx.emit({"type": "boat_loaded", "seat": seat, "route": route, "port": port, "unit": unit, "from": source})
-    boat = ctx.s["canal"][route][port - 1]
+    boat = ctx.state["canal"][route][port - 1]
     if board.boat_units(boat) == CAPACITY and data.port_rewards(route, port):
         return [{"kind": "claim", "seat": seat, "route": route, "port": port}]
     return []
 
 
-def run_move(ctx: Ctx, frame: dict[str, Any]) -> None:
+def _on_boat_launched(s: State, e: Event) -> None:
+    own_item(s, "canal", e["route"])[e["port"] - 1] = {"owner": e["seat"], "cubes": 0, "foreman": False}
+
+
+def _on_boat_loaded(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    boat = _own_boat(s, e["route"], e["port"])
+    if e["unit"] == "foreman":
+        boat["foreman"] = True
+        p["foreman"] = "boat"
+    else:
+        boat["cubes"] += 1
+        if e["from"] == "pool":
+            p["pool"] -= 1
+        else:
+            p["supply"] -= 1
+
+
+def run_move(ctx: Turn, frame: dict[str, Any]) -> None:
     """The movement part of option A, after any claim the placement opened (§5.10)."""
     route, port, seat = frame["route"], frame["port"], frame["seat"]
-    boat = ctx.s["canal"][route][port - 1]
+    boat = ctx.state["canal"][route][port - 1]
     if boat is None or boat["owner"] != seat:
         return    # the boat was claimed in between: the move is skipped (D33)
-    to = board.next_free_port(ctx.s, route, port)
+    to = board.next_free_port(ctx.state, route, port)
     if to is None:
         return
     ctx.emit({"type": "boat_moved", "seat": seat, "route": route, "from": port, "to": to})
     if board.boat_units(boat) == CAPACITY and data.port_rewards(route, to):
         push(ctx, {"kind": "claim", "seat": seat, "route": route, "port": to})
+
+
+def _on_boat_moved(s: State, e: Event) -> None:
+    ports = own_item(s, "canal", e["route"])
+    ports[e["to"] - 1] = ports[e["from"] - 1]
+    ports[e["from"] - 1] = None
 
 
 # --- the harbour claim prompt -----------------------------------------------------------------------
@@ -192,7 +217,7 @@ def check_claim(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> dic
     return {"reward": reward, "unit": unit}
 
 
-def run_claim(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_claim(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     pop(ctx)
     route, port = frame["route"], frame["port"]
     ctx.emit({"type": "reward_claimed", "seat": seat, "route": route, "port": port, "reward": plan["reward"],
@@ -200,11 +225,42 @@ def run_claim(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) 
     if plan["reward"] == "VP4":
         score(ctx, seat, data.BOARD["reward_vp"], "harbour")
     elif plan["reward"] == "CARD":
-        ctx.emit({"type": "card_drawn", "seat": seat, "card": ctx.s["draw_pile"][0]})
+        ctx.emit({"type": "card_drawn", "seat": seat, "card": ctx.state["draw_pile"][0]})
     elif plan["reward"] == "FOREMAN":
         ctx.emit({"type": "foreman_unlocked", "seat": seat})
-    score(ctx, seat, board.ability(ctx.s, seat, "claim_vp") or 0, "harbour")
+    score(ctx, seat, board.ability(ctx.state, seat, "claim_vp") or 0, "harbour")
     ctx.emit({"type": "boat_returned", "seat": seat, "route": route, "port": port, "reason": "claimed"})
+
+
+def _on_card_drawn(s: State, e: Event) -> None:
+    s["draw_pile"] = without(s["draw_pile"], e["card"])
+    p = own_item(s, "players", e["seat"])
+    p["hand"] = p["hand"] + [e["card"]]
+
+
+def _on_boat_returned(s: State, e: Event) -> None:
+    ports = own_item(s, "canal", e["route"])
+    boat = ports[e["port"] - 1]
+    ports[e["port"] - 1] = None
+    p = own_item(s, "players", boat["owner"])
+    p["supply"] += boat["cubes"]
+    if boat["foreman"]:
+        p["foreman"] = "supply"
+
+
+def _on_reward_claimed(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["slots"] = {**p["slots"], e["reward"]: p["slots"][e["reward"]] + 1}
+    boat = _own_boat(s, e["route"], e["port"])
+    if e["unit"] == "foreman":
+        boat["foreman"] = False
+        p["foreman"] = "lost"
+    else:
+        boat["cubes"] -= 1
+
+
+def _on_foreman_unlocked(s: State, e: Event) -> None:
+    own_item(s, "players", e["seat"])["foreman"] = "pool"
 
 
 def claim_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -219,3 +275,21 @@ def claim_skipped(s: State, frame: dict[str, Any]) -> bool:
         return True
     return not board.claimable_rewards(s, frame["seat"], frame["route"], frame["port"])
 
+
+def _own_boat(s: State, route: str, port: int) -> dict[str, Any]:
+    """A private copy of the boat at `port` of `route`, put in place, ready to edit."""
+    ports = own_item(s, "canal", route)
+    boat = dict(ports[port - 1])
+    ports[port - 1] = boat
+    return boat
+
+
+APPLY: dict[str, Evolver] = {
+    "card_drawn": _on_card_drawn,
+    "boat_launched": _on_boat_launched,
+    "boat_loaded": _on_boat_loaded,
+    "boat_moved": _on_boat_moved,
+    "boat_returned": _on_boat_returned,
+    "reward_claimed": _on_reward_claimed,
+    "foreman_unlocked": _on_foreman_unlocked,
+}

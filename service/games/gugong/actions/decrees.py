@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_str, only, pay, score
-from service.games.interface import Command, IllegalMove, State
+from service.games.gugong.engine import field_bool, field_str, only, pay, score
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 
 
 def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
@@ -26,11 +27,22 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"decree": decree, "cost": cost, "pay_foreman": pay_foreman, "place": place}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "decree")
     ctx.emit({"type": "decree_bought", "seat": seat, "decree": plan["decree"], "price": plan["cost"],
               "place": plan["place"]})
     score(ctx, seat, data.DECREES[plan["decree"]]["vp_now"], "decree")
+
+
+def _on_decree_bought(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    p["decrees"] = p["decrees"] + [e["decree"]]
+    servants = own(s, "decree_servants")
+    servants[e["decree"]] = servants[e["decree"]] + [e["seat"]]
+    if e["place"] == "foreman":
+        p["foreman"] = "lost"
+    else:
+        p["pool"] -= 1
 
 
 def candidates(s: State, seat: int) -> list[dict[str, Any]]:
@@ -40,3 +52,8 @@ def candidates(s: State, seat: int) -> list[dict[str, Any]]:
         for f in (False, True)
         for u in board.UNITS
     ]
+
+
+APPLY: dict[str, Evolver] = {
+    "decree_bought": _on_decree_bought,
+}

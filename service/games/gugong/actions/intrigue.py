@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, move_intrigue, only, pay
-from service.games.interface import Command, State
+from service.games.gugong.engine import field_bool, field_option, move_intrigue, only, pay
+from service.games.interface import Command, Event, State
+from service.games.kit import Evolver, Turn
 
 RULE = data.BOARD["intrigue"]
 
@@ -20,16 +21,25 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"option": option, "cost": cost, "pay_foreman": pay_foreman}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     if plan["option"] == "A":
         move_intrigue(ctx, seat, RULE["option_a_steps"], "intrigue")
         # The medal goes with choosing option A, even at the top of the track (D1, D34).
-        if ctx.s["medal"] is None:
+        if ctx.state["medal"] is None:
             ctx.emit({"type": "medal_taken", "seat": seat})
         return
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "intrigue")
     move_intrigue(ctx, seat, RULE["option_b"]["steps"], "intrigue")
 
 
+def _on_medal_taken(s: State, e: Event) -> None:
+    s["medal"] = e["seat"]
+
+
 def candidates(s: State, seat: int) -> list[dict[str, Any]]:
     return [{"option": "A"}, {"option": "B"}, {"option": "B", "pay_foreman": True}]
+
+
+APPLY: dict[str, Evolver] = {
+    "medal_taken": _on_medal_taken,
+}

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, gain_jade, only, pay
+from service.games.gugong.engine import field_bool, gain_jade, only, pay
 from service.games.interface import Command, IllegalMove, State
+from service.games.kit import Turn
 
 
 def price(s: State, seat: int, spot: int | None) -> int:
@@ -34,7 +35,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"spot": spot, "cost": cost, "pay_foreman": pay_foreman}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "jade")
     gain_jade(ctx, seat, 1, "jade", plan["spot"])
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, advance_envoy, field_bool, field_option, move_intrigue, only, pay
+from service.games.gugong.engine import advance_envoy, field_bool, field_option, move_intrigue, only, pay
 from service.games.interface import Command, State
+from service.games.kit import Turn
 
 RULE = data.BOARD["palace"]
 
@@ -20,7 +21,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"option": option, "cost": cost, "pay_foreman": pay_foreman}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     if plan["option"] == "A":
         advance_envoy(ctx, seat, RULE["option_a_steps"], "palace")
         return

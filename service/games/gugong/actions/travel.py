@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.gugong import board, data
-from service.games.gugong.engine import Ctx, field_bool, field_option, field_str, only, pay, pop, push
-from service.games.interface import Command, IllegalMove, State
+from service.games.gugong.engine import field_bool, field_option, field_str, only, pay, pop, push
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 
 RULE = data.BOARD["travel"]
 
@@ -28,7 +29,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"option": option, "cost": cost, "pay_foreman": pay_foreman}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     moves = 1
     if plan["option"] == "B":
         pay(ctx, seat, plan["cost"], plan["pay_foreman"], "travel")
@@ -51,9 +52,9 @@ def check_move(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> str:
     return city
 
 
-def run_move(ctx: Ctx, seat: int, city: str, frame: dict[str, Any]) -> None:
+def run_move(ctx: Turn, seat: int, city: str, frame: dict[str, Any]) -> None:
     pop(ctx)
-    token = ctx.s["map"][city]
+    token = ctx.state["map"][city]
     ctx.emit({"type": "traveller_moved", "seat": seat, "city": city, "token": token})
     later: list[dict[str, Any]] = [
         {"kind": "token_effect", "seat": seat, "token": token},
@@ -64,6 +65,12 @@ def run_move(ctx: Ctx, seat: int, city: str, frame: dict[str, Any]) -> None:
     push(ctx, *later)
 
 
+def _on_traveller_moved(s: State, e: Event) -> None:
+    own_item(s, "players", e["seat"])["traveller"] = e["city"]
+    own(s, "map")[e["city"]] = None
+    s["in_transit"] = e["token"]
+
+
 def move_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
     return [{"type": "travel", "city": c} for c in board.destinations(s, seat)]
 
@@ -71,3 +78,8 @@ def move_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]
 def move_impossible(s: State, frame: dict[str, Any]) -> bool:
     """A move with nowhere to go is skipped, and nothing is refunded (D4)."""
     return not board.destinations(s, frame["seat"])
+
+
+APPLY: dict[str, Evolver] = {
+    "traveller_moved": _on_traveller_moved,
+}

@@ -8,7 +8,6 @@ from typing import Any
 
 from service.games.gugong import board, data
 from service.games.gugong.engine import (
-    Ctx,
     advance_envoy,
     field_bool,
     field_option,
@@ -22,7 +21,8 @@ from service.games.gugong.engine import (
     push,
     score,
 )
-from service.games.interface import Command, IllegalMove, State
+from service.games.interface import Command, Event, IllegalMove, State
+from service.games.kit import Evolver, Turn, own, own_item
 
 RULE = data.BOARD["wall"]
 OPTIONS = data.BOARD["wall_options"]
@@ -44,7 +44,7 @@ def check(s: State, seat: int, cmd: Command) -> dict[str, Any]:
     return {"option": option, "cost": cost, "pay_foreman": pay_foreman, "units": units}
 
 
-def run(ctx: Ctx, seat: int, plan: dict[str, Any]) -> None:
+def run(ctx: Turn, seat: int, plan: dict[str, Any]) -> None:
     pay(ctx, seat, plan["cost"], plan["pay_foreman"], "wall")
     build(ctx, seat, plan["units"].count("cube"), "foreman" in plan["units"], "pool")
 
@@ -57,11 +57,24 @@ def candidates(s: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def build(ctx: Ctx, seat: int, cubes: int, foreman: bool, source: str) -> None:
+def build(ctx: Turn, seat: int, cubes: int, foreman: bool, source: str) -> None:
     """Place on the Wall, then check completion once for the whole placement (D7)."""
     ctx.emit({"type": "wall_built", "seat": seat, "cubes": cubes, "foreman": foreman, "from": source})
-    if sum(_size(w) for w in ctx.s["wall"]) >= ctx.s["wall_threshold"]:
+    if sum(_size(w) for w in ctx.state["wall"]) >= ctx.state["wall_threshold"]:
         complete(ctx)
+
+
+def _on_wall_built(s: State, e: Event) -> None:
+    p = own_item(s, "players", e["seat"])
+    entries = [{"seat": e["seat"], "foreman": False} for _ in range(e["cubes"])]
+    if e["from"] == "pool":
+        p["pool"] -= e["cubes"]
+    else:
+        p["supply"] -= e["cubes"]
+    if e["foreman"]:
+        entries.append({"seat": e["seat"], "foreman": True})
+        p["foreman"] = "wall"
+    s["wall"] = s["wall"] + entries
 
 
 def majority(s: State) -> int:
@@ -72,16 +85,26 @@ def majority(s: State) -> int:
     return board.best_by_intrigue(s, sorted(seat for seat, t in totals.items() if t == most))
 
 
-def complete(ctx: Ctx) -> None:
-    s = ctx.s
+def complete(ctx: Turn) -> None:
+    s = ctx.state
     eligible = sorted({w["seat"] for w in s["wall"]})
     scorer = majority(s)
     ctx.emit({"type": "wall_completed", "scorer": scorer, "eligible": eligible})
     score(ctx, scorer, RULE["majority_vp"], "wall")
     advance_envoy(ctx, scorer, RULE["majority_envoy"], "wall")
     # Benefits go from the lowest marker upward, in an order fixed now (D8).
-    order = sorted(eligible, key=lambda seat: board.intrigue_key(ctx.s, seat))
+    order = sorted(eligible, key=lambda seat: board.intrigue_key(ctx.state, seat))
     push(ctx, *({"kind": "benefit", "seat": seat} for seat in order))
+
+
+def _on_wall_completed(s: State, e: Event) -> None:
+    seat = e["scorer"]
+    mine = [w for w in s["wall"] if w["seat"] == seat]
+    s["wall"] = [w for w in s["wall"] if w["seat"] != seat]
+    p = own_item(s, "players", seat)
+    p["supply"] += sum(1 for w in mine if not w["foreman"])
+    if any(w["foreman"] for w in mine):
+        p["foreman"] = "supply"
 
 
 def _size(entry: dict[str, Any]) -> int:
@@ -112,7 +135,7 @@ def check_benefit(s: State, seat: int, cmd: Command, frame: dict[str, Any]) -> d
     return plan
 
 
-def run_benefit(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
+def run_benefit(ctx: Turn, seat: int, plan: dict[str, Any], frame: dict[str, Any]) -> None:
     pop(ctx)
     benefit = BENEFITS[plan["down"]]
     ctx.emit({"type": "intrigue_benefit_taken", "seat": seat, "down": plan["down"], "gain": benefit["gain"]})
@@ -123,6 +146,14 @@ def run_benefit(ctx: Ctx, seat: int, plan: dict[str, Any], frame: dict[str, Any]
         gain_jade(ctx, seat, benefit["n"], "benefit")
     elif benefit["gain"] == "die":
         ctx.emit({"type": "die_set", "seat": seat, "die": plan["die"], "face": plan["face"]})
+
+
+def _on_die_set(s: State, e: Event) -> None:
+    own(s, "dice")[e["die"]] = e["face"]
+
+
+def _on_intrigue_benefit_taken(s: State, e: Event) -> None:
+    pass  # the marker's move and the gain are their own events
 
 
 def benefit_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Command]:
@@ -139,3 +170,11 @@ def benefit_candidates(s: State, seat: int, frame: dict[str, Any]) -> list[Comma
 def benefit_skipped(s: State, frame: dict[str, Any]) -> bool:
     """A marker at 0 can pay for nothing and is passed over without a prompt (D28)."""
     return s["players"][frame["seat"]]["intrigue"] == 0
+
+
+APPLY: dict[str, Evolver] = {
+    "die_set": _on_die_set,
+    "intrigue_benefit_taken": _on_intrigue_benefit_taken,
+    "wall_built": _on_wall_built,
+    "wall_completed": _on_wall_completed,
+}
