@@ -169,3 +169,23 @@ async def test_the_append_checks_the_top_of_a_stream_whose_length_is_not_its_top
     await s.append("holes", commit(4))
     assert [c.seq for c in await s.read("holes")] == [3, 4]
     await s.close()
+
+
+async def test_appends_of_many_matches_sent_together_each_get_their_own_reply(redis_url):
+    """Appends in flight together share the appender's connection (pipelined): each one's
+    reply is its own seq, whatever the others are."""
+    s = open_store(redis_url)
+    try:
+        for i in range(40):
+            for seq in range(1, i % 5 + 1):
+                await s.append(f"piped-{i}", commit(seq))
+        c = commit(1)
+
+        async def append(i: int) -> int:
+            seq = i % 5 + 1
+            return int(await s._appender.evalsha(s._append_script, [f"th:{{piped-{i}}}:log"], [seq, c.pack()]))
+
+        assert await asyncio.gather(*(append(i) for i in range(40))) == [i % 5 + 1 for i in range(40)]
+        assert s.tail_connections == 0  # no tail: the appends went on the appender alone
+    finally:
+        await s.close()
