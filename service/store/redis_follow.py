@@ -148,7 +148,7 @@ class _Group:
 
     async def close(self) -> None:
         """Stop reading. The socket is dropped first: a read cancelled inside redis-py may
-        otherwise wait for a reply that never comes (redis-py issue 3941)."""
+        otherwise wait for a reply that never comes (redis-py can swallow the cancellation)."""
         self.closed = True
         task, self.task = self.task, None
         if task is not None:
