@@ -4,9 +4,9 @@ A node follows the stream of every match its clients watch. One blocking XREAD p
 meant one Redis connection per followed match (a single socket spectating thousands of matches
 held thousands, against Redis's 10,000 clients for every node together). Here the streams are
 shared out to groups of at most GROUP_SIZE, each read by ONE blocking `XREAD ... STREAMS k1 k2
-...` on a connection of its own (service/store/resp.py); a new stream joins its group by unblocking that read
-(`CLIENT UNBLOCK`), which is then sent again with the new key. The connections a node holds
-for tailing are ceil(followed streams / GROUP_SIZE).
+...` on a connection of its own (service/store/resp.py); a new stream joins its group by
+unblocking that read (`CLIENT UNBLOCK`), which is then sent again with the new key. The
+connections a node holds for tailing are ceil(followed streams / GROUP_SIZE).
 
 A stream whose top falls below what a follower has seen (Redis lost acknowledged writes) is
 reported to that follower as `LogRewound`: checked every REWIND_CHECK_S, since a blocking read

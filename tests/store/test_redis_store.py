@@ -189,3 +189,42 @@ async def test_appends_of_many_matches_sent_together_each_get_their_own_reply(re
         assert s.tail_connections == 0  # no tail: the appends went on the appender alone
     finally:
         await s.close()
+
+
+async def test_a_tail_whose_reply_is_late_reconnects_and_never_takes_it_for_a_rewound_log(redis_url, monkeypatch):
+    """The event loop held up past a reply's deadline (a long fold, a GC pause) while the tail
+    waits for the top of its stream: that is a late reply, not an empty stream. The tail
+    reconnects, keeps its place, and reports no LogRewound."""
+    import time
+
+    from service.store import redis_follow
+
+    monkeypatch.setattr(redis_follow, "REWIND_CHECK_S", 0.0)  # check the top after every read
+    monkeypatch.setattr(redis_follow, "BLOCK_MS", 20)
+    url = redis_url + ("&" if "?" in redis_url else "?") + "socket_timeout=0.2"
+    s = open_store(url)
+    for seq in (1, 2, 3):
+        await s.append("late", commit(seq))
+    got: list[int] = []
+
+    async def follow() -> None:
+        async for c in s.tail("late", after=3):
+            got.append(c.seq)
+
+    task = asyncio.create_task(follow())
+    try:
+        for seq in range(4, 10):
+            await asyncio.sleep(0.05)
+            time.sleep(0.4)  # the loop is held up: every deadline under way passes meanwhile
+            await s.append("late", commit(seq))
+        for _ in range(100):
+            if len(got) == 6 or task.done():
+                break
+            await asyncio.sleep(0.05)
+        if task.done():
+            task.result()  # a LogRewound raised by the tail fails the test here
+        assert got == [4, 5, 6, 7, 8, 9]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await s.close()
