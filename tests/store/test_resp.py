@@ -12,6 +12,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import AbstractConnection, Connection, ConnectionPool
 from redis.commands.core import AsyncScript
+from redis.exceptions import ResponseError
 
 from service.store import resp
 
@@ -68,49 +69,37 @@ def test_an_own_connection_keeps_the_pools_settings_without_timeout_or_health_ch
     assert pool.connection_kwargs["socket_timeout"] == 2.5  # the pool's own are unchanged
 
 
-async def test_commands_sent_back_to_back_are_answered_in_order(redis_url):
+@pytest.fixture
+async def conn(redis_url):
+    """A connection of our own to the test Redis, connected."""
+    pool = ConnectionPool.from_url(redis_url)
+    c = resp.own_connection(pool)
+    await c.connect()
+    yield c
+    await c.disconnect()
+    await pool.aclose()
+
+
+async def test_commands_sent_back_to_back_are_answered_in_order(conn):
     """The appender pipelines: each command is written before the next is sent, then the
     replies are read in that order."""
-    pool = ConnectionPool.from_url(redis_url)
-    conn = resp.own_connection(pool)
-    await conn.connect()
-    try:
-        sends = [asyncio.ensure_future(resp.send(conn, "ECHO", f"n{i}")) for i in range(200)]
-        await asyncio.gather(*sends)
-        assert [await resp.reply(conn, 5) for _ in range(200)] == [f"n{i}".encode() for i in range(200)]
-    finally:
-        await conn.disconnect()
-        await pool.aclose()
+    sends = [asyncio.ensure_future(resp.send(conn, "ECHO", f"n{i}")) for i in range(200)]
+    await asyncio.gather(*sends)
+    assert [await resp.reply(conn, 5) for _ in range(200)] == [f"n{i}".encode() for i in range(200)]
 
 
-async def test_no_reply_in_time_is_a_timeout_and_closes_the_connection(redis_url):
-    pool = ConnectionPool.from_url(redis_url)
-    conn = resp.own_connection(pool)
-    await conn.connect()
-    try:
-        await resp.send(conn, "BLPOP", "resp-never-pushed", 0)  # Redis answers only on a push
-        t0 = time.monotonic()
-        with pytest.raises(TimeoutError):
-            await resp.reply(conn, 0.2)
-        assert time.monotonic() - t0 < 2
-        assert not conn.is_connected  # its late reply can never be read as another command's
-    finally:
-        await conn.disconnect()
-        await pool.aclose()
+async def test_no_reply_in_time_is_a_timeout_and_closes_the_connection(conn):
+    await resp.send(conn, "BLPOP", "resp-never-pushed", 0)  # Redis answers only on a push
+    t0 = time.monotonic()
+    with pytest.raises(TimeoutError):
+        await resp.reply(conn, 0.2)
+    assert time.monotonic() - t0 < 2
+    assert not conn.is_connected  # its late reply can never be read as another command's
 
 
-async def test_an_error_reply_is_raised_and_the_connection_goes_on(redis_url):
-    from redis.exceptions import ResponseError
-
-    pool = ConnectionPool.from_url(redis_url)
-    conn = resp.own_connection(pool)
-    await conn.connect()
-    try:
-        await resp.send(conn, "NOSUCHCOMMAND")
-        await resp.send(conn, "PING")
-        with pytest.raises(ResponseError):
-            await resp.reply(conn, 5)
-        assert await resp.reply(conn, 5) in (b"PONG", "PONG")
-    finally:
-        await conn.disconnect()
-        await pool.aclose()
+async def test_an_error_reply_is_raised_and_the_connection_goes_on(conn):
+    await resp.send(conn, "NOSUCHCOMMAND")
+    await resp.send(conn, "PING")
+    with pytest.raises(ResponseError):
+        await resp.reply(conn, 5)
+    assert await resp.reply(conn, 5) in (b"PONG", "PONG")
