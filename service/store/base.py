@@ -181,8 +181,8 @@ class EventStore(abc.ABC):
         `own` (not None): a token that the tail's reader also passes to `append` on this store
         object. A commit it appends with that token, one append at a time, while the tail is
         right behind it, is not yielded (the tail only moves past it): the appender applies its
-        own commits, and the tail is for everybody else's (issue 12: an own commit cost a
-        wake-up, and on Redis a decode, for nothing). Own appends made otherwise (several in
+        own commits, and the tail is for everybody else's (an own commit would cost a wake-up,
+        and on Redis a decode, for nothing). Own appends made otherwise (several in
         flight at once) may be yielded, still once each and in order. Commits of other tokens,
         other store objects and other nodes are always yielded."""
 

@@ -5,7 +5,7 @@ The node's readers (service/store/redis_follow.py on one Redis, redis_cluster_fo
 cluster) bring every entry of the stream, this node's own appends included: our XADD wakes our
 own blocking XREAD. A commit the tail's reader appended itself (`own`, see EventStore.tail) is
 applied by that reader, so the tail moves past it: never decoded, never queued, no wake-up
-(issue 12). Which entry is the reader's own is known two ways, whichever comes first:
+(bench/platform_store_tail.py counts the decodes). Which entry is the reader's own is known two ways, whichever comes first:
 
 - the append returned: the tail, right behind it, moves to its seq (`appended`), and the
   entry, when the reader brings it, is at or below `after`;

@@ -4,7 +4,7 @@ While the store is down every part of a node that touches it fails at once: each
 its clock and bots, presence, every client request. Each of them used to log its own failure,
 once a second, with a traceback: a few seconds of outage wrote thousands of lines. Now the store
 itself notes each failure and each success here, and this module writes one line when the store
-goes away and one when it is back (issue 15.9). The callers retry quietly with `Backoff`.
+goes away and one when it is back. The callers retry quietly with `Backoff`.
 """
 
 from __future__ import annotations

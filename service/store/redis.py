@@ -7,8 +7,9 @@ is a sorted set `th:matches` (by creation time).
 
 The append is a small script: it checks the stream's top entry is `seq-1` and adds the entry
 with the explicit id `<seq>-0`, so two nodes racing on one seq cannot both win and the log
-never has a gap. Tails share a few blocking XREADs per node (service/store/redis_follow.py),
-on connections outside the pool: a blocking read must never hold a pooled connection.
+never has a gap. Tails share a few blocking XREADs per node (service/store/redis_follow.py).
+The append and the XREADs go on connections outside the pool (service/store/resp.py): a move
+skips the pool's checkout, and a blocking read must never hold a pooled connection.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -43,9 +45,9 @@ from service.store.redis_errors import unreachable
 from service.store.redis_follow import StreamReaders
 
 # A log written only by this script is 1..top with no gaps, so its length is its top: XLEN
-# (O(1), a number) instead of XREVRANGE (the top entry copied into Lua), ~10 µs of
-# redis-server CPU per append (issue 12). Where the length says otherwise (a conflict, or a
-# stream with entries deleted by hand) the top entry decides, as it always did.
+# (O(1), a number) instead of XREVRANGE (the top entry copied into Lua), which saves
+# redis-server CPU on every append (bench/platform_store_tail.py prints it). Where the length
+# says otherwise (a conflict, or a stream with entries deleted by hand) the top entry decides.
 _APPEND = """
 local last = redis.call('XLEN', KEYS[1])
 if tonumber(ARGV[1]) ~= last + 1 then
@@ -377,16 +379,18 @@ _closing: set[asyncio.Future[Any]] = set()  # disconnects under way (a task must
 class Appender:
     """The connection the appends of a node go through, outside the pool: a move's append is
     one EVALSHA and its reply, without the pool's per-command checkout (a condition, a
-    timeout, a read of the socket to check it is idle, wait-time metrics), which cost more
-    CPU than the round trip (issue 12). Appends of several matches are pipelined on it (sent
-    at once, replies read in the order sent), so Redis still fsyncs the appends that arrive
-    together once (appendfsync always). A broken connection is opened again and the append
-    sent once more (a repeated append conflicts with itself, and the runtime catches up), as
-    the pool's retry does."""
+    timeout, a read of the socket to check it is idle, wait-time metrics), which costs more
+    CPU than the round trip (bench/platform_store_tail.py --appends-only). Appends of several
+    matches are pipelined on it (sent at once, replies read in the order sent), so Redis still
+    fsyncs the appends that arrive together once (appendfsync always). A broken connection is
+    opened again and the append sent once more (a repeated append conflicts with itself, and
+    the runtime catches up), as the pool's retry does. The connection and its commands are
+    service/store/resp.py's."""
 
     def __init__(self, pool: aioredis.ConnectionPool) -> None:
         self._pool = pool
-        self._conn: Any = None
+        self._timeout = resp.reply_timeout(pool)
+        self._conn: AbstractConnection | None = None
         self._connecting: asyncio.Lock | None = None
         self._last: asyncio.Future[None] | None = None  # done when the last reply sent for is read
 
@@ -412,7 +416,7 @@ class Appender:
                 raise
         raise AssertionError("unreachable")
 
-    async def _connection(self) -> Any:
+    async def _connection(self) -> AbstractConnection:
         conn = self._conn
         if conn is not None and conn.is_connected:
             return conn
@@ -425,31 +429,32 @@ class Appender:
             # A connection that broke is never opened again: appends still waiting for their
             # replies on it must not read the new one's.
             self._drop(conn)
-            conn = self._pool.connection_class(**self._pool.connection_kwargs)
+            conn = resp.own_connection(self._pool)
             await conn.connect()
             self._conn, self._last = conn, None
             return conn
 
-    async def _call(self, conn: Any, script: str, keys: list[Any], args: list[Any], command: str = "EVALSHA") -> Any:
-        # Sent and queued for its reply in one step (no await in between): replies come in
-        # the order the commands were written.
+    async def _call(self, conn: AbstractConnection, script: str, keys: list[Any], args: list[Any],
+                    command: str = "EVALSHA") -> Any:
+        # Queued for its reply, then written before any other append can run (resp.send writes
+        # before its first await): replies come in the order the commands were written.
         before = self._last
         mine = self._last = asyncio.get_running_loop().create_future()
         try:
-            if self._conn is not conn or conn._writer is None:
+            if self._conn is not conn or not conn.is_connected:
                 raise RedisConnectionError("the append connection was dropped")
-            conn._writer.write(resp.pack(command, script, len(keys), *keys, *args))
+            await resp.send(conn, command, script, len(keys), *keys, *args)
             if before is not None and not before.done():
                 await asyncio.shield(before)
                 if self._conn is not conn:  # an append before this one lost its reply
                     raise RedisConnectionError("the append connection was dropped")
-            return await conn.read_response()
+            return await resp.reply(conn, self._timeout)
         finally:
             mine.set_result(None)
             if self._last is mine:
                 self._last = None
 
-    def _drop(self, conn: Any) -> None:
+    def _drop(self, conn: AbstractConnection | None) -> None:
         if conn is None:
             return
         if self._conn is conn:

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
@@ -56,6 +57,10 @@ TRANSIENT: tuple[type[BaseException], ...] = (
 T = TypeVar("T")
 
 
+# Where redis-py's own code lives (a checkout of ours may well sit in a folder named redis).
+_REDIS_PACKAGE = os.path.dirname(os.path.abspath(redis.__file__)) + os.sep
+
+
 def _as_transient(exc: Exception) -> Exception:
     """redis-py's own failure while the cluster client closes connections under a command (it
     does on CLUSTERDOWN, mid-failover): an AttributeError on a writer it just dropped, a
@@ -65,7 +70,7 @@ def _as_transient(exc: Exception) -> Exception:
         return exc
     tb = exc.__traceback__
     while tb is not None:
-        if f"{os.sep}redis{os.sep}" in tb.tb_frame.f_code.co_filename:
+        if tb.tb_frame.f_code.co_filename.startswith(_REDIS_PACKAGE):
             return rex.ConnectionError(f"the connection failed inside redis-py ({type(exc).__name__}: {exc})")
         tb = tb.tb_next
     return exc

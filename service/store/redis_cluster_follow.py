@@ -172,8 +172,7 @@ class ClusterFollowers:
         """Subscribe on the channel's owner; if that fails, healing will (the stream is still
         read every POLL_S meanwhile)."""
         try:
-            if self.client.nodes_manager.slots_cache == {}:
-                await self.client.initialize()
+            await self.client.initialize()  # the slot map, once (a no-op when the client has it)
             node = self.client.get_node_from_key(channel)
             sub = await self._subscriber(node.host, node.port, node.name)
             await sub.subscribe(channel)

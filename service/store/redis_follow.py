@@ -4,9 +4,9 @@ A node follows the stream of every match its clients watch. One blocking XREAD p
 meant one Redis connection per followed match (a single socket spectating thousands of matches
 held thousands, against Redis's 10,000 clients for every node together). Here the streams are
 shared out to groups of at most GROUP_SIZE, each read by ONE blocking `XREAD ... STREAMS k1 k2
-...` on a connection of its own; a new stream joins its group by unblocking that read
-(`CLIENT UNBLOCK`), which is then sent again with the new key. The connections a node holds
-for tailing are ceil(followed streams / GROUP_SIZE).
+...` on a connection of its own (service/store/resp.py); a new stream joins its group by
+unblocking that read (`CLIENT UNBLOCK`), which is then sent again with the new key. The
+connections a node holds for tailing are ceil(followed streams / GROUP_SIZE).
 
 A stream whose top falls below what a follower has seen (Redis lost acknowledged writes) is
 reported to that follower as `LogRewound`: checked every REWIND_CHECK_S, since a blocking read
@@ -45,6 +45,7 @@ class _Group:
 
     def __init__(self, pool: Any, reachability: Reachability) -> None:
         self.pool = pool
+        self.timeout = resp.reply_timeout(pool)
         self.reachability = reachability
         self.backoff = Backoff()
         self.followers: dict[str, set[Follower]] = {}
@@ -76,10 +77,10 @@ class _Group:
                 await asyncio.sleep(self.backoff.delay())
 
     async def _read_forever(self) -> None:
-        self.conn = self.pool.make_connection()
+        self.conn = resp.own_connection(self.pool)
         await self.conn.connect()
-        await self.conn.send_command("CLIENT", "ID")
-        self.client_id = int(await self.conn.read_response())
+        await resp.send(self.conn, "CLIENT", "ID")
+        self.client_id = int(await resp.reply(self.conn, self.timeout))
         self.reachability.ok()
         self.backoff.reset()
         while not self.closed:
@@ -90,11 +91,10 @@ class _Group:
             keys = list(self.followers)
             ids = [f"{min(f.after for f in self.followers[k])}-0" for k in keys]
             self.sent_generation = self.generation
-            # Written as is: send_packed_command runs every send under asyncio.wait_for (redis-py's
-            # default socket timeout), a task per XREAD, i.e. per move (issue 12). A broken
-            # connection shows in the read below.
-            self.conn._writer.write(resp.pack("XREAD", "COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", *keys, *ids))
-            reply = await self.conn.read_response(timeout=BLOCK_MS / 1000 + 10)
+            await resp.send(self.conn, "XREAD", "COUNT", 500, "BLOCK", BLOCK_MS, "STREAMS", *keys, *ids)
+            # Redis answers a blocking XREAD within BLOCK_MS (nil if nothing came): later than
+            # that plus a reply's deadline, the connection is dead.
+            reply = await resp.reply(self.conn, BLOCK_MS / 1000 + self.timeout)
             self._dispatch(reply)
             if time.monotonic() - self.last_check >= REWIND_CHECK_S:
                 await self._check_rewound()
@@ -112,8 +112,8 @@ class _Group:
         self.last_check = time.monotonic()
         keys = list(self.followers)
         for key in keys:
-            await self.conn.send_command("XREVRANGE", key, "+", "-", "COUNT", 1)
-            top = await self.conn.read_response(timeout=10)
+            await resp.send(self.conn, "XREVRANGE", key, "+", "-", "COUNT", 1)
+            top = await resp.reply(self.conn, self.timeout)
             last = int(top[0][0].split(b"-")[0]) if top else 0
             for f in list(self.followers.get(key, ())):
                 f.check_top(last)
@@ -148,7 +148,7 @@ class _Group:
 
     async def close(self) -> None:
         """Stop reading. The socket is dropped first: a read cancelled inside redis-py may
-        otherwise wait for a reply that never comes (redis-py issue 3941)."""
+        otherwise wait for a reply that never comes (redis-py can swallow the cancellation)."""
         self.closed = True
         task, self.task = self.task, None
         if task is not None:

@@ -1,7 +1,7 @@
 """The one thread that runs a SQLite connection's statements, in the order they were sent.
 
 sqlite3 blocks (an append waits for its fsync), so the event loop hands each statement to this
-thread and awaits it. Compared with a one-worker ThreadPoolExecutor (issue 12, CPU per move):
+thread and awaits it. Compared with a one-worker ThreadPoolExecutor (bench/platform_store_tail.py, CPU per move):
 no concurrent.futures Future chained to an asyncio one, no idle-worker bookkeeping per call;
 and work sent as a group (appends) is run together when several are waiting, so the appends
 of many matches that arrive together share one transaction and one fsync. Each one still gets

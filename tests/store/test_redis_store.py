@@ -80,9 +80,12 @@ async def test_wait_replicas_waits_then_acknowledges_and_counts_a_timeout(redis_
 async def test_wait_replicas_acknowledges_once_a_real_replica_holds_the_commit(tmp_path):
     """WAIT 1 with a replica attached: the append returns well before the timeout, counts no
     timeout, and the replica already has the commit when it does."""
+    import contextlib
     import shutil
     import subprocess
     import time
+
+    from redis.exceptions import ConnectionError as RedisConnectionError
 
     from tests.support.redis_server import RedisServer, free_port
 
@@ -98,7 +101,10 @@ async def test_wait_replicas_acknowledges_once_a_real_replica_holds_the_commit(t
     s = open_store(primary.url, wait_replicas=1, wait_timeout_ms=5000)
     try:
         deadline = time.monotonic() + 15
-        while (await r.info("replication")).get("master_link_status") != "up":
+        while True:  # the replica's process may not listen yet, then it syncs
+            with contextlib.suppress(RedisConnectionError):
+                if (await r.info("replication")).get("master_link_status") == "up":
+                    break
             assert time.monotonic() < deadline, "the replica did not sync"
             await asyncio.sleep(0.1)
         for seq in (1, 2, 3):
@@ -169,3 +175,62 @@ async def test_the_append_checks_the_top_of_a_stream_whose_length_is_not_its_top
     await s.append("holes", commit(4))
     assert [c.seq for c in await s.read("holes")] == [3, 4]
     await s.close()
+
+
+async def test_appends_of_many_matches_sent_together_each_get_their_own_reply(redis_url):
+    """Appends in flight together share the appender's connection (pipelined): each one's
+    reply is its own seq, whatever the others are."""
+    s = open_store(redis_url)
+    try:
+        for i in range(40):
+            for seq in range(1, i % 5 + 1):
+                await s.append(f"piped-{i}", commit(seq))
+        c = commit(1)
+
+        async def append(i: int) -> int:
+            seq = i % 5 + 1
+            return int(await s._appender.evalsha(s._append_script, [f"th:{{piped-{i}}}:log"], [seq, c.pack()]))
+
+        assert await asyncio.gather(*(append(i) for i in range(40))) == [i % 5 + 1 for i in range(40)]
+        assert s.tail_connections == 0  # no tail: the appends went on the appender alone
+    finally:
+        await s.close()
+
+
+async def test_a_tail_whose_reply_is_late_reconnects_and_never_takes_it_for_a_rewound_log(redis_url, monkeypatch):
+    """The event loop held up past a reply's deadline (a long fold, a GC pause) while the tail
+    waits for the top of its stream: that is a late reply, not an empty stream. The tail
+    reconnects, keeps its place, and reports no LogRewound."""
+    import time
+
+    from service.store import redis_follow
+
+    monkeypatch.setattr(redis_follow, "REWIND_CHECK_S", 0.0)  # check the top after every read
+    monkeypatch.setattr(redis_follow, "BLOCK_MS", 20)
+    url = redis_url + ("&" if "?" in redis_url else "?") + "socket_timeout=0.2"
+    s = open_store(url)
+    for seq in (1, 2, 3):
+        await s.append("late", commit(seq))
+    got: list[int] = []
+
+    async def follow() -> None:
+        async for c in s.tail("late", after=3):
+            got.append(c.seq)
+
+    task = asyncio.create_task(follow())
+    try:
+        for seq in range(4, 10):
+            await asyncio.sleep(0.05)
+            time.sleep(0.4)  # the loop is held up: every deadline under way passes meanwhile
+            await s.append("late", commit(seq))
+        for _ in range(100):
+            if len(got) == 6 or task.done():
+                break
+            await asyncio.sleep(0.05)
+        if task.done():
+            task.result()  # a LogRewound raised by the tail fails the test here
+        assert got == [4, 5, 6, 7, 8, 9]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await s.close()
