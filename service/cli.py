@@ -149,7 +149,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _event_loop() -> str:
     """uvloop (a dependency, pyproject.toml) where it is installed: a node's CPU per move is
-    mostly the event loop and the transport (bench/README.md, issue 12). Named rather than
+    mostly the event loop and the transport (bench/platform_loop.py). Named rather than
     uvicorn's "auto", so that a broken uvloop install fails loudly instead of falling back."""
     import importlib.util
 

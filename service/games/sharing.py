@@ -1,4 +1,4 @@
-"""Views that share what did not change (issue 12's `diff` lever).
+"""Views that share what did not change.
 
 `evolve` is copy-on-write (the conformance suite checks it never mutates its input), so a part
 of the state that a commit did not touch is the very same object in the next state. A view

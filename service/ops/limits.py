@@ -61,7 +61,7 @@ class Limits:
         0, "an open match's seat taken but never joined for this long is freed again (0: never)")
     options_max_bytes: int = _limit(
         16 * 1024, "largest create-match `options`, as JSON bytes")
-    # -- slow and idle clients (issue 15.6) --------------------------------------------------
+    # -- slow and idle clients --------------------------------------------------
     max_body_bytes: int = _limit(
         1 << 20, "largest HTTP request body, in bytes (larger: 413 body_too_large)")
     body_timeout_s: float = _limit(

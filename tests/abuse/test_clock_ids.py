@@ -1,4 +1,4 @@
-"""Issue 15.2: a seat cannot switch off its own turn clock.
+"""A seat cannot switch off its own turn clock.
 
 The attack: the clock used to commit with the predictable move id `clock:<seq>:<seat>` in the
 seat's own id space, so a seat that first sent a refused move with that id made the clock's

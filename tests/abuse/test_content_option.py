@@ -1,4 +1,4 @@
-"""Issue 15.1: one POST must not freeze a node.
+"""One POST must not freeze a node.
 
 Chinese Squared's `content` option used to be checked with quadratic work on the event loop
 (3,000 characters: 19 s with /health blocked) and again on every replay, load and fork. Now a

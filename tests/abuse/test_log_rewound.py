@@ -1,4 +1,4 @@
-"""Issue 15.4: a log that goes backwards is noticed.
+"""A log that goes backwards is noticed.
 
 If the store loses acknowledged commits (Redis `everysec` and a power loss, a failover to a
 replica that was behind, an older SQLite file restored), the stream's last seq falls below what

@@ -1,4 +1,4 @@
-"""Issue 13.3: expensive requests as a weapon. Real servers, real sockets.
+"""Expensive requests as a weapon. Real servers, real sockets.
 
 A client that pipelines requests without reading the answers spends its burst and is refused
 with `rate_limited` (naming the refused request, with `retry_after_ms`); one that waits for each

@@ -1,4 +1,4 @@
-"""Issue 15.3: spectating many matches pins nothing per match.
+"""Spectating many matches pins nothing per match.
 
 Each spectated match used to load a runtime with its own Redis connection (a blocking XREAD)
 and its own presence loop: one socket spectating thousands of matches held thousands of

@@ -1,4 +1,4 @@
-"""Issue 15.7: seat tokens stay out of URLs and logs; text/plain bodies are not JSON.
+"""Seat tokens stay out of URLs and logs; text/plain bodies are not JSON.
 
 A token in a query string lands in access logs, proxy logs and browser history; a body the
 browser may send cross-site without a preflight (text/plain, forms) must not act as JSON."""

@@ -1,4 +1,4 @@
-"""Issue 15.6: what one anonymous client may hold. Raw sockets against a real server.
+"""What one anonymous client may hold. Raw sockets against a real server.
 
 Slow or half-sent HTTP requests and WebSocket handshakes are closed after a deadline; bodies
 are capped; a WebSocket watching no match is closed after a documented time (4410); a client

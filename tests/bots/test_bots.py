@@ -1,7 +1,7 @@
 """The bots see only their seat's information, are deterministic given their seed, and play
 legal moves in every game.
 
-No peeking (issue 14): a bot given a state whose hidden parts (per each rules file's
+No peeking: a bot given a state whose hidden parts (per each rules file's
 hidden-information section, tests/support/hidden_parts.py) were moved around by hand chooses
 exactly the same move as on the real state, for every game, seat and sampled position.
 """

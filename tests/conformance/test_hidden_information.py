@@ -1,4 +1,4 @@
-"""Hidden information, checked independently of the engines' own `secrets()` (issue 11.2).
+"""Hidden information, checked independently of the engines' own `secrets()`.
 
 For random matches of every game and seat count, at every commit, every string the rules spec
 hides from an audience (tests/support/hidden.py, written from each spec's hidden-information

@@ -1,4 +1,4 @@
-"""Consecutive views share what did not change (issue 12, the `diff` lever): a part of a view that
+"""Consecutive views share what did not change: a part of a view that
 is equal to the previous view's is, in most cases, the very same object, so the patch diff
 settles it with `is`; and sharing never changes what a view says (a view equals one built from a
 deep copy of the state, where nothing can be shared)."""

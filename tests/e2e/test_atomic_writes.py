@@ -1,4 +1,4 @@
-"""Writes that must happen together (issue 11.10), with a real server on a real SQLite file whose
+"""Writes that must happen together, with a real server on a real SQLite file whose
 writes are made to fail by a trigger, as a full disk or an I/O error would.
 
 - Taking the last seat starts the match; if the start cannot be written, the claim is undone:

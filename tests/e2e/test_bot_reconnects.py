@@ -1,4 +1,4 @@
-"""The SDK's bot rides through a node restart (issue 13.10: a draining node closes every socket
+"""The SDK's bot rides through a node restart (a draining node closes every socket
 with 1012 so that clients reconnect): its socket is opened again, the seat joined again from
 the seq it holds, and the match is played to the end. Real server process, SIGTERM, same store."""
 

@@ -1,4 +1,4 @@
-"""`teahouse bot` and `teahouse replay` as a user runs them, against a real server (issue 11.15)."""
+"""`teahouse bot` and `teahouse replay` as a user runs them, against a real server."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13.1: a match whose last commit is in the log but which was never marked finished (the
+"""A match whose last commit is in the log but which was never marked finished (the
 node died, or the store went away, between the two writes) is finished as soon as it is loaded.
 
 Reproduced with the real store: the log of a played match is copied to a new match and its last

@@ -1,4 +1,4 @@
-"""Forks deal again what no seat could see (SPEC 11; issue 15 item 8), over a real server on Redis.
+"""Forks deal again what no seat could see (SPEC 11), over a real server on Redis.
 
 The origin of a fork is finished, so its log, with every shuffle, is public. For every game a
 finished match of bots is forked where hidden information exists, and the fork's hidden state

@@ -1,4 +1,4 @@
-"""A client's padding never reaches the permanent log (issue 15.5).
+"""A client's padding never reaches the permanent log.
 
 Over a real socket, on both stores: a legal move with an extra field is refused with
 `unknown_field` and the log does not grow; a legal move is stored with its declared fields

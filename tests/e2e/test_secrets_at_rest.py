@@ -1,4 +1,4 @@
-"""What the lobby publishes and what the store holds keep a live match's secrets (issue 11.1, 11.3).
+"""What the lobby publishes and what the store holds keep a live match's secrets.
 
 - While a match is live, no summary (`GET /api/matches`, `GET /api/matches/{id}`, the create
   and fork answers) carries an option that fixes chance, nor the seed; the summary only names the

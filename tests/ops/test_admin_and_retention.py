@@ -1,4 +1,4 @@
-"""Issue 13.4: idle seat expiry, retention of finished matches, and the admin API, each over a
+"""Idle seat expiry, retention of finished matches, and the admin API, each over a
 real server. Old matches are written through the store itself (the server's SQLite file) with
 their times in the past, as a node that has been running for days would have them."""
 

@@ -1,4 +1,4 @@
-"""A real load balancer in front of several nodes (issue 13.9), without Docker: HAProxy (the
+"""A real load balancer in front of several nodes, without Docker: HAProxy (the
 Debian package) with a generated config in front of 2 real nodes (`teahouse serve`) on one
 private redis-server. Clients play matches through the balancer; one node is killed with
 kill -9; every client resumes through the balancer (the SDK's reconnect, which joins again

@@ -1,4 +1,4 @@
-"""deploy/: what issue 13.9 and 13.10 ask of the compose file, the HAProxy config and the
+"""deploy/: what a balanced, drained deployment needs of the compose file, the HAProxy config and the
 Kubernetes manifests, checked on the files themselves, and by the real tools where installed
 (`haproxy -c`, `docker compose config`, kubectl)."""
 

@@ -1,4 +1,4 @@
-"""The drain (issue 13.10): on SIGTERM a node stops accepting, closes every WebSocket with 1012
+"""The drain: on SIGTERM a node stops accepting, closes every WebSocket with 1012
 (service restart) so that clients reconnect elsewhere, and exits. Real HAProxy in front of 2
 real nodes on one redis-server; one node gets SIGTERM mid-play."""
 

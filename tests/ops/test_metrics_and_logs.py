@@ -1,4 +1,4 @@
-"""Issue 13.7: /metrics in Prometheus text format, counted where things happen; one JSON object
+"""/metrics in Prometheus text format, counted where things happen; one JSON object
 per log line, with the node and the match; an access line per request; no traceback when a
 client simply goes away.
 

@@ -1,4 +1,4 @@
-"""Issue 13.4: the limits an operator sets, each over a real server and real sockets.
+"""The limits an operator sets, each over a real server and real sockets.
 
 Matches created per address per minute (429 rate_limited + Retry-After), the create-options
 size (413 options_too_large), WebSocket connections per address (close 4429), live matches per

@@ -1,4 +1,4 @@
-"""Issue 13.5: browser security. CORS on the HTTP API for an allow-list of origins, preflights
+"""Browser security. CORS on the HTTP API for an allow-list of origins, preflights
 answered, and the WebSocket handshake's Origin checked against the same list (close 4403).
 Real server, real sockets; the page origins are what a browser would send."""
 

@@ -1,4 +1,4 @@
-"""Redis Cluster (issue 13.8): a real local cluster, 3 masters + 3 replicas.
+"""Redis Cluster: a real local cluster, 3 masters + 3 replicas.
 
 The store contract runs on it unchanged; a match is played over the wire (a real server on
 `redis+cluster://`); and a master is killed mid-play to show which acknowledged moves survive

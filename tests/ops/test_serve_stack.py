@@ -1,5 +1,5 @@
 """`teahouse serve` runs on uvloop and httptools (both dependencies in pyproject.toml): a
-node's CPU per move is mostly the event loop and the transport (issue 12), and uvicorn's
+node's CPU per move is mostly the event loop and the transport, and uvicorn's
 "auto" would fall back to the pure-Python asyncio loop and h11 without a word."""
 
 from __future__ import annotations

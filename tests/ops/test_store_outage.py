@@ -1,4 +1,4 @@
-"""Issue 13.2: Redis goes away mid-play and comes back on the same port and data directory.
+"""Redis goes away mid-play and comes back on the same port and data directory.
 
 Two real nodes share one real redis-server (appendonly, fsync always); every match has seat 0
 on node A and seat 1 on node B, so a commit on one node reaches the other only through that
@@ -173,7 +173,7 @@ async def test_matches_recover_by_themselves_after_a_redis_restart(redis, nodes)
 
 
 def _one_line_per_state_change(nodes: list[ServerProcess]) -> None:
-    """Issue 15.9: the outage wrote, on each node, one line when Redis went away and one when it
+    """The outage wrote, on each node, one line when Redis went away and one when it
     came back, and nothing else above info: no traceback per request, per match or per retry."""
     for node in nodes:
         records = [json.loads(line) for line in node.log_text().splitlines() if line.startswith("{")]

@@ -1,4 +1,4 @@
-"""The log outlives rule changes (issue 11.9): a match records the rules version it was created
+"""The log outlives rule changes: a match records the rules version it was created
 under, snapshots carry theirs and are ignored when it differs, a log written by an older rules
 version still folds, and a load from a snapshot never needs the log before it."""
 

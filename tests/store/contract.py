@@ -171,7 +171,7 @@ class StoreContract:
         assert (seat.taken, seat.token_hash, seat.name) == (False, None, None)
         assert await store.claim_seat("rs", 0, "hash-c", None)
 
-    # -- what operators need: every match, archiving, deleting, idle seats (issue 13.4) --------
+    # -- what operators need: every match, archiving, deleting, idle seats --------
     async def test_all_matches_lists_unlisted_ones_newest_first_in_pages(self, store):
         for i, listed in enumerate((True, False, True, False)):
             rec = record(f"all{i}", listed=listed)
@@ -260,7 +260,7 @@ class StoreContract:
 
     async def test_own_appends_are_not_decoded_for_the_tail(self, store, monkeypatch):
         """Our XADD wakes our own blocking read on Redis; the tail must pass the entry without
-        unpacking it (issue 12). The reader is given time to bring every entry."""
+        unpacking it. The reader is given time to bring every entry."""
         me = object()
         async with _tailing(store, "dec", me) as got:
             decoded = 0

@@ -1,5 +1,5 @@
-"""A real HAProxy (the Debian package) in front of Teahouse nodes, and the kill -9 scenario of
-issue 13.9: used by tests/ops/test_balancer.py and bench/ops_failover.py.
+"""A real HAProxy (the Debian package) in front of Teahouse nodes, and the kill -9 scenario
+used by tests/ops/test_balancer.py and bench/ops_failover.py.
 
 The generated config is deploy/haproxy.cfg's, with local ports and short check intervals:
 round robin, no stickiness, WebSocket upgrades passed through (HAProxy does so in `mode http`;

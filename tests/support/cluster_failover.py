@@ -1,5 +1,5 @@
 """Kill a Redis Cluster master mid-play and count the acknowledged moves that survive
-(issue 13.8): used by tests/ops/test_redis_cluster.py and bench/ops_failover.py."""
+(used by tests/ops/test_redis_cluster.py and bench/ops_failover.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Players that keep score of what the server acknowledged, for the fault tests of issue 13
+"""Players that keep score of what the server acknowledged, for the fault tests
 (a Redis Cluster master killed mid-play; a node killed behind a load balancer) and for
 bench/ops_failover.py, which prints the same figures.
 

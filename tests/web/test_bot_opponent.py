@@ -1,4 +1,4 @@
-"""A practice match against a server bot, from the web lobby (issue 14 item 4): the creator picks
+"""A practice match against a server bot, from the web lobby: the creator picks
 a bot of a chosen strength for seat 1 in the lobby's seat pickers, sits in seat 0, and plays the
 whole match by pointing at the page while the bot answers; the end shows the server's scores and
 the log marks every seat-1 move as the bot's (SPEC 2.4)."""

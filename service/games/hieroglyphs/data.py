@@ -127,7 +127,7 @@ def distractors(chars: dict[str, dict[str, Any]], char: str) -> list[str]:
 
 
 # What one content set may hold: bounded, so that checking it (which compares glosses pairwise
-# in the worst case) stays a few milliseconds and a request cannot hold a node (issue 15.1).
+# in the worst case) stays a few milliseconds and a request cannot hold a node.
 MAX_CONTENT_CHARACTERS = 400
 MAX_CONTENT_TASKS = 400
 MAX_CONTENT_TEXT = 200  # code points of any one string (char, trad, pinyin, gloss, question, id)
