@@ -84,7 +84,8 @@ def own(s: State, key: str) -> Any:
 def own_item(s: State, key: str, item: Any) -> Any:
     """`own(s, key)`, then a private shallow copy of its entry `item` (one seat's hand, one
     player's board), put in its place, ready to edit."""
-    outer = own(s, key)
+    outer = s[key].copy()  # own(s, key), written out: this is on every fold's path
+    s[key] = outer
     value = outer[item].copy()
     outer[item] = value
     return value
