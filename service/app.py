@@ -39,7 +39,6 @@ from service.http.origins import OriginGuard
 from service.match import replay, retention
 from service.match.lobby import Lobby, LobbyError, open_hand
 from service.match.narration import names_of, story
-from service.match.runtime import DIVERGED_SEEN
 from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.limits import Limits
@@ -186,7 +185,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         clients elsewhere (or nowhere) while it does not. /health is the same answer."""
         s: EventStore = holder["store"]
         body: dict[str, Any] = {"ok": True, "store": s.name, "games": list(GAMES),
-                                "live_matches": lobby().live_count, "diverged_matches": len(DIVERGED_SEEN)}
+                                "live_matches": lobby().live_count, "diverged_matches": lobby().diverged_count}
         try:
             await asyncio.wait_for(s.ping(), holder["limits"].ready_deadline_s)
         except (StoreUnavailable, TimeoutError):
@@ -366,7 +365,7 @@ def _watch_gauges(lobby: Lobby) -> None:
     metrics.watch(metrics.LOADED_MATCHES, lambda: lobby.live_count)
     metrics.watch(metrics.AUDIENCES, lambda: sum(len(rt.watchers) for rt in lobby.loaded()))
     metrics.watch(metrics.WATCHERS, lambda: sum(len(group) for rt in lobby.loaded() for group in rt.watchers.values()))
-    metrics.watch(metrics.DIVERGED_MATCHES, lambda: len(DIVERGED_SEEN))
+    metrics.watch(metrics.DIVERGED_MATCHES, lambda: lobby.diverged_count)
 
 
 def app_from_env() -> Starlette:

@@ -291,10 +291,10 @@ async def test_a_commit_whose_frames_fail_ahead_is_made_after_its_append(store, 
     def fail(prepared):
         raise RuntimeError("an encoder that breaks")
 
-    rt._encode_ahead = fail
+    rt.fanout.encode_ahead = fail
     for _ in range(3):
         await (await _move(rt))
-    del rt._encode_ahead
+    del rt.fanout.encode_ahead
     watchers[1] = Client()  # shown the tables as the clients hold them
     rt.attach(watchers[1], 1, None)
     for _ in range(3):
