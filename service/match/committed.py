@@ -10,8 +10,8 @@ runtime new commands, as a client does.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Awaitable, Mapping
+from typing import Any, NamedTuple, Protocol
 
 from service.match.projection import Audience, Frame
 from service.store import Commit
@@ -25,9 +25,12 @@ def system_move_id(*parts: object) -> str:
     return SYSTEM_MOVE_PREFIX + ":".join(str(p) for p in parts)
 
 
-# The runtime's submit, as the clock and the bots send it their moves:
-# (seat, command, move id, at_seq=seq) -> the commit's seq (or IllegalMove, Busy, StoreUnavailable).
-Submit = Callable[..., Awaitable[int]]
+class Submit(Protocol):
+    """The runtime's submit, as the clock and the bots send it their moves: the commit's seq,
+    or IllegalMove, Busy (the match is no longer at `at_seq`) or StoreUnavailable."""
+
+    def __call__(self, seat: int | None, command: dict[str, Any], move_id: str | None,
+                 at_seq: int | None = None) -> Awaitable[int]: ...
 
 
 class Busy(Exception):

@@ -19,7 +19,7 @@ from service.games.words import game_over
 
 log = logging.getLogger("teahouse.narration")
 
-# The move id the turn clock gives the moves it plays (service/match/runtime.py, system_move_id):
+# The move id the turn clock gives the moves it plays (service/match/clock.py, system_move_id):
 # sys:clock:<seq>:<seat>; no client may send a move id starting with sys:.
 CLOCK_PREFIX = "sys:clock:"
 
