@@ -2,7 +2,7 @@
 4 seats and 8 spectators (5 audiences) on protocol v2 msgpack without sentences, as the rig's
 clients ask. Per move: the commit rng and `decide`, the commit packed for the store, the fold,
 the sentences, `Projection.advance` (every audience's view, diff and compact patch) and the
-frame of every audience encoded once and framed for its connections (service.match.runtime.fan_out
+frame of every audience encoded once and framed for its connections (service.match.fanout.fan_out
 to stand-in connections that only take the bytes). Process CPU time, best of --rounds, so other
 jobs on the cores inflate it little; `valgrind --tool=callgrind` on it gives instruction counts.
 
@@ -44,9 +44,9 @@ def main() -> None:
     from service.games import enable_bench_games, fold, get_game
     from service.games.chance import commit_rng
     from service.games.preamble import normalized
+    from service.match.fanout import fan_out
     from service.match.narration import commit_sentences
     from service.match.projection import Projection
-    from service.match.runtime import fan_out
     from service.store import Commit
 
     enable_bench_games()

@@ -1,7 +1,7 @@
 """1,000 spectators on one match: move -> last spectator latency, and encode work per move.
 
 Part 1, in process: one handcards match (bench/games/handcards) through the server's own
-MatchRuntime broadcast path (service.match.projection + runtime._broadcast) with N watcher stubs of
+MatchRuntime broadcast path (service.match.projection + fanout.Fanout.send) with N watcher stubs of
 each wire encoding in use (v2 msgpack); counts the encode calls and the time spent encoding
 per move for N = 1, 10, 100, 1,000. "Encode once per audience" means those do not grow with N
 (one call per audience, its wire encoding, which is also the form the projection keeps for a
@@ -61,8 +61,8 @@ class _Watcher:
 def encode_work(spectators: int) -> tuple[float, float, int]:
     """(encode calls per move, encode µs per move, bytes delivered per move) for one match
     with `spectators` spectator watchers and its 4 seats."""
+    from service.match.fanout import fan_out
     from service.match.projection import Projection
-    from service.match.runtime import fan_out
 
     enable_bench_games()
     game = get_game("handcards")

@@ -29,7 +29,6 @@ from service.http.replay_routes import ReplayRoutes
 from service.http.summary import summary
 from service.match import retention
 from service.match.lobby import Lobby
-from service.match.runtime import DIVERGED_SEEN
 from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.limits import Limits
@@ -44,9 +43,9 @@ class Node:
     over it, the pause watch and the retention sweep. The routes read the lobby through `lobby`."""
 
     def __init__(self, store: EventStore | None, store_url: str | None, limits: Limits,
-                 connections: ConnectionCounts, diverged: Callable[[], int]) -> None:
+                 connections: ConnectionCounts) -> None:
         self.given, self.store_url, self.limits = store, store_url, limits
-        self.connections, self.diverged = connections, diverged
+        self.connections = connections
         self._lobby: Lobby | None = None
 
     def lobby(self) -> Lobby:
@@ -63,7 +62,7 @@ class Node:
         lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds)
         lobby.start()
         logs.set_node(lobby.node)
-        watch_gauges(lobby, self.diverged)
+        watch_gauges(lobby)
         pauses.settle_gc()
         watch = pauses.PauseWatch()
         watch.start()
@@ -82,18 +81,13 @@ class Node:
             await s.close()
 
 
-def diverged_count() -> int:
-    """How many matches this node saw diverge from their log (docs/operators.md)."""
-    return len(DIVERGED_SEEN)
-
-
 def create_app(store: EventStore | None = None, store_url: str | None = None,
                limits: Limits | None = None) -> Starlette:
     lim = limits if limits is not None else Limits.from_sources()
     connections = ConnectionCounts(lim.connections_per_address)
-    node = Node(store, store_url, lim, connections, diverged_count)
+    node = Node(store, store_url, lim, connections)
     lobby = node.lobby
-    health = HealthRoutes(lobby, lim, diverged_count)
+    health = HealthRoutes(lobby, lim)
     matches = LobbyRoutes(lobby, lim, static.view_schemas())
 
     async def websocket(ws: WebSocket) -> None:

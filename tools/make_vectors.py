@@ -505,6 +505,7 @@ def _pinned_randomness() -> Iterator[None]:
     import secrets
     import time
 
+    import service.match.clock
     import service.match.lobby
     import service.match.runtime
     import service.ws.session
@@ -522,6 +523,7 @@ def _pinned_randomness() -> Iterator[None]:
             (service.match.lobby, "secrets", _pinned(secrets, token_urlsafe=lambda n=32: next(tokens))),
             (service.match.lobby, "time", fake_time),
             (service.match.runtime, "time", fake_time),
+            (service.match.clock, "time", fake_time),
             (service.ws.session, "secrets", _pinned(secrets, token_hex=lambda n=8: next(sessions)))]
     saved = [(module, name, getattr(module, name)) for module, name, _ in pins]
     try:

@@ -21,10 +21,10 @@ from service.store import StoreUnavailable
 
 class HealthRoutes:
     """The probes over the lobby that the app's lifespan opens (`lobby` returns it, with its
-    store); `diverged` counts the matches this node saw diverge."""
+    store)"""
 
-    def __init__(self, lobby: Callable[[], Lobby], limits: Limits, diverged: Callable[[], int]) -> None:
-        self.lobby, self.limits, self.diverged = lobby, limits, diverged
+    def __init__(self, lobby: Callable[[], Lobby], limits: Limits) -> None:
+        self.lobby, self.limits = lobby, limits
 
     def routes(self) -> list[Route]:
         return [
@@ -44,7 +44,7 @@ class HealthRoutes:
         lobby = self.lobby()
         deadline = self.limits.ready_deadline_s
         body: dict[str, Any] = {"ok": True, "store": lobby.store.name, "games": list(GAMES),
-                                "live_matches": lobby.live_count, "diverged_matches": self.diverged()}
+                                "live_matches": lobby.live_count, "diverged_matches": lobby.diverged_count}
         try:
             await asyncio.wait_for(lobby.store.ping(), deadline)
         except (StoreUnavailable, TimeoutError):
@@ -60,9 +60,9 @@ class HealthRoutes:
         return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE)
 
 
-def watch_gauges(lobby: Lobby, diverged: Callable[[], int]) -> None:
+def watch_gauges(lobby: Lobby) -> None:
     """The gauges that count what the node holds, read at each scrape of /metrics."""
     metrics.watch(metrics.LOADED_MATCHES, lambda: lobby.live_count)
     metrics.watch(metrics.AUDIENCES, lambda: sum(len(rt.watchers) for rt in lobby.loaded()))
     metrics.watch(metrics.WATCHERS, lambda: sum(len(group) for rt in lobby.loaded() for group in rt.watchers.values()))
-    metrics.watch(metrics.DIVERGED_MATCHES, diverged)
+    metrics.watch(metrics.DIVERGED_MATCHES, lambda: lobby.diverged_count)

@@ -21,8 +21,9 @@ from service.games.chance import commit_rng, new_seed, seed_commitment
 from service.games.interface import upcast
 from service.games.redealt import REDEAL
 from service.match import replay
+from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
-from service.match.runtime import Diverged, MatchRuntime, system_move_id
+from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
@@ -97,6 +98,8 @@ class Lobby:
         self._loading: dict[str, asyncio.Future[MatchRuntime]] = {}
         self._sweeper: asyncio.Task | None = None
         self.node = secrets.token_hex(6)  # names this node's entries in shared presence
+        # Matches this node found with a log shorter than what it had seen (/health, a gauge).
+        self._diverged: set[str] = set()
         self.presence = PresencePoller(store, self.node, lambda: list(self._live.values()))
 
     def start(self) -> None:
@@ -120,6 +123,11 @@ class Lobby:
     @property
     def live_count(self) -> int:
         return len(self._live)
+
+    @property
+    def diverged_count(self) -> int:
+        """How many matches this node found with a log that went backwards."""
+        return len(self._diverged)
 
     def loaded(self) -> list[MatchRuntime]:
         """The match runtimes this node holds now."""
@@ -335,7 +343,7 @@ class Lobby:
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:
-            rt = MatchRuntime(self.store, await self.record(match_id), self.node)
+            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)

@@ -10,7 +10,7 @@ same list, so a narrator may only say what a spectator's view shows.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from service.games import Game
@@ -19,7 +19,7 @@ from service.games.words import game_over
 
 log = logging.getLogger("teahouse.narration")
 
-# The move id the turn clock gives the moves it plays (service/match/runtime.py, system_move_id):
+# The move id the turn clock gives the moves it plays (service/match/clock.py, system_move_id):
 # sys:clock:<seq>:<seat>; no client may send a move id starting with sys:.
 CLOCK_PREFIX = "sys:clock:"
 
@@ -58,10 +58,12 @@ def _name(names: list[str], seat: int) -> str:
 
 
 def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], events: list[dict[str, Any]],
-                     move_id: str | None, names: list[str], after: dict[str, Any] | None = None) -> list[str]:
+                     move_id: str | None, names: list[str], after: dict[str, Any] | None = None,
+                     status: Mapping[str, Any] | None = None) -> list[str]:
     """The sentences of one commit, for every audience. A move the turn clock played says so
     first: whose time ran out, then what was played for them. `after`, the state the commit
-    led to, lets the end of the match be told when the game's events do not tell it."""
+    led to, lets the end of the match be told when the game's events do not tell it
+    (`status`: the game's status of `after`, if the caller has it)."""
     said: list[str] = []
     if seat is None and command.get("type") == REDEAL:
         said = [REDEAL_WORDS]
@@ -78,9 +80,9 @@ def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], even
         first = said[0] if said else f"{who} plays {_words(command.get('type', 'a move'))}."
         said = [f"Time ran out for {who}; played for them: {first}", *said[1:]]
     if after is not None and not any(s.startswith(GAME_OVER) for s in said):
-        status = game.status(after)
-        if status["finished"]:
-            said.append(_end(game, after, dict(status["result"] or {}), names))
+        known: Mapping[str, Any] = status if status is not None else game.status(after)
+        if known["finished"]:
+            said.append(_end(game, after, dict(known["result"] or {}), names))
     return said
 
 

@@ -1,4 +1,7 @@
-"""Presence across nodes, polled once per node for all its matches (not once per match).
+"""Who is connected to a match: per match (MatchPresence), and across nodes (PresencePoller).
+
+A match's presence is its connections over every node: a seat is present if any node holds a
+connection for it. MatchPresence tells each watcher of a match when it changed for it.
 
 With a shared store each node writes its connection counts per match and reads the other
 nodes'. One loop per node does it for every loaded match in two batched round trips a
@@ -11,9 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
 
-from service.match.runtime import MatchRuntime
+from protocol import messages
+from service.match.fanout import Fanout, Watcher
+from service.match.projection import Projection
 from service.store import EventStore, StoreUnavailable
 
 log = logging.getLogger("teahouse.presence")
@@ -22,10 +28,92 @@ PRESENCE_POLL_S = 1.0
 # While a match has watchers here, its entry is rewritten this often (others treat an entry
 # older than the store's staleness limit as a node that died).
 REFRESH_S = 10.0
+PRESENCE_COALESCE_S = 0.05
+
+
+class MatchPresence:
+    """One match's presence as its watchers here are told it. A burst of joins or leaves is
+    coalesced into one presence frame (one per change to every watcher would cost the square of
+    the audience), and a watcher is sent one only when it changed for it."""
+
+    def __init__(self, match_id: str, node: str, players: int, fanout: Fanout, projection: Projection) -> None:
+        self.match_id, self.node, self.players = match_id, node, players
+        self.fanout, self.projection = fanout, projection
+        self._remote: Mapping[str, tuple[list[int], int]] = {}
+        self._seen: dict[Watcher, dict[str, Any]] = {}  # the presence each watcher last received
+        self._scheduled = False
+        self.closed = False
+
+    def current(self) -> dict[str, Any]:
+        """The `presence` message now, over every node."""
+        seats, spectators = self.fanout.counts(self.players)
+        present = [n > 0 for n in seats]
+        for node, (other_seats, other_specs) in self._remote.items():
+            if node == self.node:
+                continue
+            present = [p or n > 0 for p, n in zip(present, other_seats, strict=False)]
+            spectators += other_specs
+        return messages.presence(self.match_id, present, spectators)
+
+    def tell(self, watcher: Watcher) -> None:
+        """Send `watcher` the presence now (it ends the answer to a join, spectate or resync)."""
+        current = self.current()
+        self._seen[watcher] = current
+        watcher.deliver(self.projection.presence(current).encoded(watcher.encoding))
+
+    def changed(self) -> None:
+        """The connections here changed: the others hear of it at the coalesced flush."""
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_later(PRESENCE_COALESCE_S, self._flush)
+
+    def forget(self, watcher: Watcher) -> None:
+        self._seen.pop(watcher, None)
+        self.changed()
+
+    def remote(self, by_node: Mapping[str, tuple[list[int], int]]) -> None:
+        """The other nodes' counts for this match; tell the watchers if that changed it."""
+        self._remote = by_node
+        if not self.closed:
+            self._broadcast()
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        if not self.closed:
+            self._broadcast()
+
+    def _broadcast(self) -> None:
+        """Send the presence to every watcher for whom it changed (encoded once per encoding)."""
+        current = self.current()
+        frame = self.projection.presence(current)
+        seen = self._seen
+        for audience, group in list(self.fanout.watchers.items()):
+            told = [w for w in group if seen.get(w) != current]
+            for w in told:
+                seen[w] = current
+            if told:
+                self.fanout.emit(audience, frame, told)
+
+
+class Present(Protocol):
+    """What the poller reads of a loaded match (service.match.runtime.MatchRuntime)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def watched(self) -> bool: ...
+
+    def local_counts(self) -> tuple[list[int], int]: ...
+
+    def remote_presence(self, by_node: dict[str, tuple[list[int], int]]) -> None: ...
 
 
 class PresencePoller:
-    def __init__(self, store: EventStore, node: str, runtimes: Callable[[], Iterable[MatchRuntime]]) -> None:
+    def __init__(self, store: EventStore, node: str, runtimes: Callable[[], Iterable[Present]]) -> None:
         self.store, self.node, self.runtimes = store, node, runtimes
         self._published: dict[str, tuple[tuple[int, ...], int, float]] = {}
         self._task: asyncio.Task | None = None
@@ -65,7 +153,7 @@ class PresencePoller:
         for match in [m for m, (seats, specs, _) in self._published.items()
                       if (not any(seats) and not specs) or m not in ids]:
             del self._published[match]  # published as gone (or closed, which says so): nothing to refresh
-        watched_rts = [rt for rt in live if rt.watchers]
+        watched_rts = [rt for rt in live if rt.watched]
         if watched_rts:
             remote = await self.store.read_presences([rt.id for rt in watched_rts])
             for rt in watched_rts:

@@ -145,14 +145,18 @@ class Projection:
         self.sentences = SentenceTable()
         self._status: dict[str, Any] | None = None  # the status of the last advance
 
-    def document(self, state: dict[str, Any], audience: Audience) -> dict[str, Any]:
-        return {"view": self.game.view(state, audience), "status": self.game.status(state)}
+    def document(self, state: dict[str, Any], audience: Audience,
+                 status: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`audience`'s document of `state` (`status`: the game's status of it, if known)."""
+        return {"view": self.game.view(state, audience),
+                "status": status if status is not None else self.game.status(state)}
 
-    def watch(self, audience: Audience, state: dict[str, Any], seq: int) -> None:
+    def watch(self, audience: Audience, state: dict[str, Any], seq: int,
+              status: dict[str, Any] | None = None) -> None:
         """Start keeping `audience` current (on its first connection)."""
         if audience not in self._audiences:
             ap = AudienceProjection(audience)
-            ap.doc, ap.seq = self.document(state, audience), seq
+            ap.doc, ap.seq = self.document(state, audience, status), seq
             ap.keys.learn(ap.doc)
             self._audiences[audience] = ap
 
@@ -170,13 +174,15 @@ class Projection:
                                        "sentences": self.sentences.settled()})
         return ap._full
 
-    def advance(self, state: dict[str, Any], seq: int, said: list[str] | None = None) -> dict[Audience, Frame]:
+    def advance(self, state: dict[str, Any], seq: int, said: list[str] | None = None,
+                status: dict[str, Any] | None = None) -> dict[Audience, Frame]:
         """The patch frame of every watched audience for the commit that made `state`;
-        `said` (the commit's sentences, the same for everyone) rides along in each."""
-        return self.install(self.prepare(state, seq, said))
+        `said` (the commit's sentences, the same for everyone) rides along in each. `status`:
+        the game's status of `state`, if the caller has it (it is not computed again)."""
+        return self.install(self.prepare(state, seq, said, status=status))
 
     def prepare(self, state: dict[str, Any], seq: int, said: list[str] | None = None,
-                speculative: bool = False) -> Prepared:
+                speculative: bool = False, status: dict[str, Any] | None = None) -> Prepared:
         """`advance` up to, not including, making its frames the audiences' own: what `full`,
         `since` and the next commit see is unchanged until `install`. The work is the same; a
         runtime does it while the commit's append is in flight (`speculative`), and the tables
@@ -185,7 +191,8 @@ class Projection:
         # The status is the same for every audience: built and diffed once (a document is
         # {"view", "status"}: its ops are the view's, then the status's), and the previous object
         # is kept while it says the same thing, so that the next commit settles it by identity.
-        status: dict[str, Any] = dict(self.game.status(state))
+        if status is None:
+            status = dict(self.game.status(state))
         before = self._status
         status_ops = diff(before, status, None, _STATUS) if before is not None else []
         if before is not None and not status_ops:

@@ -4,18 +4,24 @@ The commit that ends a match and the mark that says so are two writes. A node th
 store that goes away) between them left a match whose log is over but whose record said live
 for ever: its summary said `live`, its log and fork routes answered 409 and its seed was never
 revealed. Whoever loads such a match folds its log, sees the game's status, and writes the
-missing mark (issue 13.1).
+missing mark. A live match's runtime does the same for the matches it loads, and marks the
+commit that ends the match itself (FinishMark).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from service.games import Game, fold, get_game
+from service.match.committed import Committed
+from service.match.fanout import Fanout
+from service.match.projection import Frame, Projection
 from service.ops import metrics
-from service.store import EventStore, MatchRecord
+from service.store import EventStore, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
+from service.store.outage import Backoff
 
 log = logging.getLogger("teahouse.settle")
 
@@ -62,3 +68,51 @@ async def settle(store: EventStore, record: MatchRecord) -> MatchRecord:
         record.finished, record.result = True, result
         note_repair(record, seq)
     return record
+
+
+class FinishMark:
+    """A live match's `finished` mark: written when a commit ends the match (or when a load
+    finds a log that is over and a record that never heard), then told to every watcher.
+
+    The commit that ended the match is already in the log, so a store that fails here does not
+    fail that move: the mark is retried in the background until it lands (and any load repairs
+    it from the log too)."""
+
+    def __init__(self, store: EventStore, record: MatchRecord, fanout: Fanout, projection: Projection) -> None:
+        self.store, self.record, self.fanout, self.projection = store, record, fanout, projection
+        self.task: asyncio.Task | None = None  # marking finished, retried while the store is away
+
+    async def loaded(self, seq: int, status: dict[str, Any]) -> None:
+        """The position a load folded: the log is the truth, mark the record if it is over."""
+        if status["finished"] and not self.record.finished:
+            result = dict(status["result"] or {})
+            self.record.finished, self.record.result = True, result
+            note_repair(self.record, seq)
+            await self._mark(result)
+
+    async def on_commit(self, c: Committed) -> None:
+        if c.status["finished"] and not self.record.finished:
+            result = dict(c.status["result"] or {})
+            self.record.finished, self.record.result = True, result
+            await self._mark(result)
+            self.fanout.send_all(self.frame(c.seq))
+
+    def frame(self, seq: int) -> Frame:
+        """The `finished` message (the match's result, its seed revealed)."""
+        return self.projection.finished(seq, self.record.result, self.record.seed)
+
+    async def _mark(self, result: dict[str, Any]) -> None:
+        try:
+            await self.store.mark_finished(self.record.id, result)
+        except StoreUnavailable:
+            self.task = asyncio.create_task(self._mark_later(result), name=f"finish {self.record.id}")
+
+    async def _mark_later(self, result: dict[str, Any]) -> None:
+        backoff = Backoff()
+        while True:
+            await asyncio.sleep(backoff.delay())
+            try:
+                await self.store.mark_finished(self.record.id, result)
+                return
+            except StoreUnavailable:
+                continue

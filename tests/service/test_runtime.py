@@ -291,10 +291,10 @@ async def test_a_commit_whose_frames_fail_ahead_is_made_after_its_append(store, 
     def fail(prepared):
         raise RuntimeError("an encoder that breaks")
 
-    rt._encode_ahead = fail
+    rt.fanout.encode_ahead = fail
     for _ in range(3):
         await (await _move(rt))
-    del rt._encode_ahead
+    del rt.fanout.encode_ahead
     watchers[1] = Client()  # shown the tables as the clients hold them
     rt.attach(watchers[1], 1, None)
     for _ in range(3):
@@ -302,3 +302,56 @@ async def test_a_commit_whose_frames_fail_ahead_is_made_after_its_append(store, 
     for a, w in watchers.items():
         assert w.seq == rt.seq and w.doc == rt.projection.document(rt.state, a), a
     await lobby.close()
+
+
+async def test_a_commit_folds_its_events_once_and_takes_the_status_of_its_state_once(store, monkeypatch):
+    """Whatever watches the match (every audience, a turn clock, a seat bot's table), applying a
+    commit evolves each of its events once and asks the game for the new state's status once."""
+    import service.match.runtime as runtime
+
+    real = get_game("pixies")
+    evolved: list[object] = []
+    asked: list[object] = []
+
+    def evolve(state, event):
+        evolved.append(event)
+        return real.evolve(state, event)
+
+    def status(state):
+        asked.append(state)
+        return real.status(state)
+
+    counting = dataclasses.replace(real, evolve=evolve, status=status)
+    monkeypatch.setattr(runtime, "get_game", lambda game_id: counting)
+    lobby = Lobby(store)
+    rec = await lobby.create("pixies", 3, turn_seconds=600)
+    for _ in range(3):
+        await lobby.take_seat(rec.id)
+    mid = rec.id
+    rt = await lobby.runtime(mid)
+    for audience in (0, 1, 2, None):
+        rt.attach(Client(), audience, None)
+    for k in range(12):
+        seat = real.status(rt.state)["to_act"][0]
+        move = real.legal_moves(rt.state, seat)[0]
+        evolved.clear()
+        asked.clear()
+        seq = await rt.submit(seat, move, f"k{k}")
+        (commit,) = await store.read(mid, seq - 1)
+        assert evolved == commit.events, "each event evolved once"
+        assert sum(1 for s in asked if s is rt.state) == 1, "the new state's status asked once"
+    await lobby.close()
+
+
+async def test_a_log_that_went_backwards_is_counted_by_the_lobby_that_holds_the_match(store):
+    """The lobby counts the matches its runtimes found diverged (for /health and the gauge);
+    another lobby (another node) counts its own."""
+    lobby, other = Lobby(store), Lobby(store)
+    mid = await started(lobby)
+    await play(lobby, mid, 4)
+    rt = await lobby.runtime(mid)
+    await rt._diverge(2)
+    assert rt.closed and rt.diverged is not None and rt.diverged["log_seq"] == 2
+    assert lobby.diverged_count == 1 and other.diverged_count == 0
+    await lobby.close()
+    await other.close()

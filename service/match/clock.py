@@ -1,0 +1,110 @@
+"""The turn clock of a match created with `turn_seconds` (SPEC 3.10).
+
+From each commit on, the seats to act have until the commit's time plus `turn_seconds`. The
+clock tells every watcher the deadline (a `clock` message), and when it passes plays for the
+seats still to act: their first legal move, or a bot's (the match's `absent` policy). Every
+node watching the match runs it; the move id (`sys:clock:` + seq + seat) makes the timed-out
+move commit once, whichever node fires first. A clock whose move fails (the store went away,
+the match was busy) tries again: a clock that gives up stops the match for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from protocol import messages
+from service.bots import DEFAULT_STRENGTH
+from service.games import Game, IllegalMove
+from service.match.committed import Busy, Committed, Submit, system_move_id
+from service.match.fanout import Fanout
+from service.match.projection import Frame
+from service.ops import logs, metrics
+from service.store import MatchRecord, StoreUnavailable
+
+log = logging.getLogger("teahouse.clock")
+
+# A turn clock whose move failed tries again this soon.
+CLOCK_RETRY_S = 1.0
+
+# A seat bot playing one move for `seat` at a position (service.match.seat_bots.SeatBots.play_for).
+PlayFor = Callable[[Committed, int, int, str], Awaitable[None]]
+
+
+class TurnClock:
+    def __init__(self, game: Game, record: MatchRecord, fanout: Fanout, submit: Submit, play_for: PlayFor) -> None:
+        self.game, self.record, self.fanout = game, record, fanout
+        self.submit, self.play_for = submit, play_for
+        self.deadline: int | None = None  # what watchers were told last (None: no clock runs)
+        self._at: Committed | None = None
+        self._task: asyncio.Task | None = None
+
+    @property
+    def task(self) -> asyncio.Task | None:
+        return self._task
+
+    def frame(self, seq: int) -> Frame | None:
+        """The `clock` message at `seq` for a watcher that just came, if a clock runs."""
+        if self.deadline is None:
+            return None
+        return Frame(messages.clock(self.record.id, seq, self.deadline))
+
+    def on_commit(self, c: Committed) -> None:
+        """(Re)start the clock for the position `c`, and tell the watchers if it changed (a
+        running clock's deadline always does)."""
+        self._at = c
+        self.stop()
+        if not self.record.turn_seconds and self.deadline is None:
+            return  # no clock, and none announced: nothing to say
+        status = c.status
+        running = bool(self.record.turn_seconds) and c.seq > 0 and not status["finished"] and status["to_act"]
+        deadline = c.ts + (self.record.turn_seconds or 0) * 1000 if running else None
+        if deadline != self.deadline or running:
+            self.deadline = deadline
+            self.fanout.send_all(Frame(messages.clock(self.record.id, c.seq, deadline)))
+        if deadline is not None:
+            self._task = asyncio.create_task(self._expire(c, deadline), name=f"clock {self.record.id}")
+
+    def stop(self) -> None:
+        """Stop waiting for the current deadline (the match moved on, or stops here)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def _current(self, at: Committed) -> bool:
+        return self._at is at
+
+    async def _expire(self, at: Committed, deadline: int) -> None:
+        logs.MATCH.set(self.record.id)
+        await asyncio.sleep(max(0.0, deadline / 1000 - time.time()))
+        if self._current(at):
+            metrics.CLOCK_EXPIRIES.inc()
+        # Until the match moves on (which cancels this task), keep trying.
+        while self._current(at):
+            try:
+                await self._play(at)
+            except asyncio.CancelledError:
+                raise
+            except (StoreUnavailable, Busy):
+                pass  # said once for the node by the store's reachability; or the match moved on
+            except Exception as exc:
+                log.warning("turn clock of %s failed at seq %d (%s); retrying", self.record.id, at.seq, exc)
+            await asyncio.sleep(CLOCK_RETRY_S)
+
+    async def _play(self, at: Committed) -> None:
+        """A move for each seat still to act at `at`."""
+        for seat in at.status["to_act"]:
+            moves: list[dict[str, Any]] = self.game.legal_moves(at.state, seat)
+            if not moves or not self._current(at):
+                continue
+            if self.record.absent in ("bot", "random"):
+                # The absent seat's move comes from a bot (strength 0 plays at random).
+                await self.play_for(at, seat, DEFAULT_STRENGTH if self.record.absent == "bot" else 0, "clock")
+                continue
+            try:
+                await self.submit(seat, moves[0], system_move_id("clock", at.seq, seat), at_seq=at.seq)
+            except IllegalMove:
+                pass  # the state moved on under the clock: the new seq has a clock of its own
