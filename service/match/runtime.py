@@ -66,9 +66,9 @@ class Watcher(Protocol):
 
     encoding: str
 
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
-        """Queue bytes without waiting (or write them at once: `framed` is the same message
-        as a WebSocket frame); a watcher whose queue is full cuts itself off."""
+    def deliver(self, data: bytes) -> None:
+        """Write or queue one message's bytes without waiting; a watcher whose queue is full
+        cuts itself off."""
 
 
 # A broadcast writes at most this many connections' frames in one turn of the event loop; an
@@ -79,15 +79,16 @@ FANOUT_CHUNK = 200
 
 
 def fan_out(frame: Frame, watchers: Any) -> None:
-    """Hand `frame` to every watcher: the bytes and the framed bytes of an encoding are looked
-    up once per run of watchers of that encoding, not once per watcher."""
+    """Hand `frame` to every watcher: the bytes of an encoding are looked up once per run of
+    watchers of that encoding, not once per watcher (and the same bytes object goes to each, so
+    the transport frames it once: service/ws/wire.py)."""
     encoding = None
-    data = framed = b""
+    data = b""
     for w in watchers:
         if w.encoding != encoding:
             encoding = w.encoding
-            data, framed = frame.encoded(encoding), frame.framed(encoding)
-        w.deliver(data, framed)
+            data = frame.encoded(encoding)
+        w.deliver(data)
 
 
 class Busy(Exception):
@@ -533,13 +534,13 @@ class MatchRuntime:
         return self.projection.prepare(state, c.seq, said, speculative=True)
 
     def _encode_ahead(self, prepared: Prepared) -> None:
-        """Encode and frame each prepared frame in its watchers' encodings (the first
-        FANOUT_CHUNK's): sending it is then only handing over bytes."""
+        """Encode each prepared frame in its watchers' encodings (the first FANOUT_CHUNK's):
+        sending it is then only handing over bytes."""
         for audience, frame in prepared.frames.items():
             group = self.watchers.get(audience)
             if group:
                 for encoding in {w.encoding for w in itertools.islice(group, FANOUT_CHUNK)}:
-                    frame.framed(encoding)
+                    frame.encoded(encoding)
 
     def legal_pages(self, seat: int, page_size: int) -> list[Frame]:
         """The `legal_moves` answers for `seat` at this seq: one frame per page of `page_size`
