@@ -109,6 +109,7 @@ def _serve(args: argparse.Namespace) -> int:
     from service.app import create_app
     from service.http.deadlines import DeadlineProtocol
     from service.ops import logs
+    from service.ws.edge import EdgeProtocol
 
     log_config = logs.config(args.log_format or logs.default_format(), args.log_level, args.access_log)
     logging.config.dictConfig(log_config)
@@ -116,7 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
     # HTTP: uvicorn's own protocol with deadlines for slow requests (service.http.deadlines);
     # /ws: our WebSocket edge, handed each upgraded connection (service.ws.edge)
     options: dict = dict(host=args.host, port=args.port, http=functools.partial(DeadlineProtocol, limits),
-                         loop=_event_loop(), ws="service.ws.edge:EdgeProtocol", log_level=args.log_level,
+                         loop=_event_loop(), ws=EdgeProtocol, log_level=args.log_level,
                          lifespan="on", log_config=log_config,
                          access_log=False,  # the access log is service/ops/access.py
                          # SIGTERM: stop accepting, close WebSockets with 1012 (the edge), then this
@@ -143,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
         raw = getattr(args, f"limit_{f.name}", None)
         if raw is not None:
             os.environ[env_name(f.name)] = raw
-    options["http"] = "service.http.deadlines:DeadlineProtocol"  # each worker reads its limits from env
+    options["http"] = DeadlineProtocol  # each worker process reads its limits from its environment
     uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
     return 0
 

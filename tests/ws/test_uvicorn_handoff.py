@@ -158,7 +158,7 @@ def test_uvicorns_http_protocols_take_the_keyword_arguments_it_gives_http():
 
 def test_x_forwarded_for_counts_from_the_hosts_uvicorn_trusts():
     headers = Headers([("X-Forwarded-For", "203.0.113.7, 10.0.0.2")])
-    trusted = ClientAddress(True, "127.0.0.1,10.0.0.0/8")
+    trusted = ClientAddress(True, "127.0.0.1,10.0.0.2")
     assert trusted.of(("127.0.0.1", 5000), headers) == "203.0.113.7"
     assert trusted.of(("198.51.100.1", 5000), headers) == "198.51.100.1"  # not a trusted proxy
     assert trusted.of(("127.0.0.1", 5000), Headers()) == "127.0.0.1"
