@@ -65,7 +65,7 @@ PING_TIMEOUT_S = 20.0
 CLOSE_TIMEOUT_S = 10.0
 LINGER_S = 2.0
 CLOSE_RESTART = 1012  # "service restart" (RFC 6455 registry): reconnect, possibly elsewhere
-CLOSE_WRONG_PATH = 403  # a WebSocket to another path: the status Starlette gives one it has no route for
+WRONG_PATH_STATUS = 403  # a WebSocket to another path: the status Starlette gives one it has no route for
 
 access_log = logging.getLogger("teahouse.access")
 _ws_log = logging.getLogger("teahouse.ws")  # websockets' own lines (the handshake, the close)
@@ -230,7 +230,7 @@ class EdgeProtocol(asyncio.Protocol):
         conn = self.conn
         endpoint = self._app_state.get(ENDPOINT_KEY)
         if endpoint is None or request.path.partition("?")[0] != endpoint.path:
-            response = conn.reject(CLOSE_WRONG_PATH, "")
+            response = conn.reject(WRONG_PATH_STATUS, "")
         else:
             response = conn.accept(request)
         if response.status_code != 101:  # not a WebSocket handshake, or not ours: answered, then closed
