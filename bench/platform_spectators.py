@@ -54,7 +54,7 @@ class _Watcher:
     def __init__(self, encoding: str) -> None:
         self.encoding, self.got = encoding, 0
 
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+    def deliver(self, data: bytes) -> None:
         self.got += len(data)
 
 

@@ -102,23 +102,25 @@ def _serve(args: argparse.Namespace) -> int:
 
         enable_bench_games()
 
+    import functools
     import logging
     import logging.config
 
     from service.app import create_app
-    from service.http.guards import guarded_http
+    from service.http.deadlines import DeadlineProtocol
     from service.ops import logs
+    from service.ws.edge import EdgeProtocol
 
     log_config = logs.config(args.log_format or logs.default_format(), args.log_level, args.access_log)
     logging.config.dictConfig(log_config)
     limits = Limits.from_sources(args)
-    # uvicorn's protocols with deadlines for slow requests and a close that is not lost (guards);
-    # /ws served from the WebSocket protocol object itself (service.ws.edge)
-    options: dict = dict(host=args.host, port=args.port, http=guarded_http(limits), loop=_event_loop(),
-                         ws="service.ws.edge:DirectWebSocketProtocol", ws_per_message_deflate=False,
-                         ws_max_size=1 << 20, log_level=args.log_level, lifespan="on",
-                         log_config=log_config, access_log=False,  # the access log is service/ops/access.py
-                         # SIGTERM: stop accepting, close WebSockets with 1012 (guards), then this
+    # HTTP: uvicorn's own protocol with deadlines for slow requests (service.http.deadlines);
+    # /ws: our WebSocket edge, handed each upgraded connection (service.ws.edge)
+    options: dict = dict(host=args.host, port=args.port, http=functools.partial(DeadlineProtocol, limits),
+                         loop=_event_loop(), ws=EdgeProtocol, log_level=args.log_level,
+                         lifespan="on", log_config=log_config,
+                         access_log=False,  # the access log is service/ops/access.py
+                         # SIGTERM: stop accepting, close WebSockets with 1012 (the edge), then this
                          timeout_graceful_shutdown=limits.drain_s)
     if args.workers < 1:
         print("--workers must be at least 1", file=sys.stderr)
@@ -142,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
         raw = getattr(args, f"limit_{f.name}", None)
         if raw is not None:
             os.environ[env_name(f.name)] = raw
-    options["http"] = "service.http.guards:GuardedHttpFromEnv"  # worker processes import it, limits from env
+    options["http"] = DeadlineProtocol  # each worker process reads its limits from its environment
     uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
     return 0
 

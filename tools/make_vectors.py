@@ -2,12 +2,13 @@
 
     .venv/bin/python -m tools.make_vectors
 
-Nothing here is hand-typed: the script runs the real app (service.app.create_app, a temporary
-SQLite store) in-process, plays a 2-player pixies match over real WebSocket sessions (one JSON,
-two msgpack connections), and records what the server answered. Randomness the server draws
-from the OS (seed, match ids, seat tokens, session ids) and the clock are pinned to fixed values
-so the output is stable; everything else is the server's own behaviour. Each recorded message
-is then encoded with protocol.codec, exactly as service.match.projection.Frame encodes it.
+Nothing here is hand-typed: the script starts a real server process (`teahouse serve` on a free
+port, a temporary SQLite store), plays a 2-player pixies match against it over real WebSocket
+connections (one JSON, two msgpack), and records what the server answered. Randomness the server
+draws from the OS (seed, match ids, seat tokens, session ids) and the clock are pinned to fixed
+values in that process (`--serve`, below) so the output is stable; everything else is the
+server's own behaviour. Each recorded message is then encoded with protocol.codec, exactly as
+service.match.projection.Frame encodes it.
 
 Outputs:
 - protocol/vectors/<name>.json and <name>.msgpack: one message per file, the exact frame bytes;
@@ -23,14 +24,16 @@ not rerun this script (the example match depends on the pixies engine, which may
 from __future__ import annotations
 
 import base64
-import concurrent.futures
 import contextlib
 import hashlib
 import itertools
 import os
 import re
+import socket
+import subprocess
 import sys
 import tempfile
+import time
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -436,7 +439,7 @@ class Recorder:
 
 
 class Conn:
-    """A test WebSocket speaking one encoding, decoding what arrives."""
+    """A WebSocket connection (websockets' client) speaking one encoding, decoding what arrives."""
 
     def __init__(self, ws: Any, encoding: str) -> None:
         self.ws, self.encoding = ws, encoding
@@ -445,23 +448,14 @@ class Conn:
 
     def send(self, msg: Any) -> Any:
         data = encode(msg, self.encoding)
-        if self.encoding == "msgpack":
-            self.ws.send_bytes(data)
-        else:
-            self.ws.send_text(data.decode())
+        self.ws.send(data if self.encoding == "msgpack" else data.decode())
         return msg
 
     def send_raw(self, data: bytes | str) -> None:
-        if isinstance(data, bytes):
-            self.ws.send_bytes(data)
-        else:
-            self.ws.send_text(data)
+        self.ws.send(data)
 
     def recv(self) -> dict[str, Any]:
-        m = self.ws.receive()
-        if m["type"] == "websocket.close":
-            raise ConnectionError(f"closed {m.get('code')} {m.get('reason')}")
-        frame = m.get("bytes") if m.get("bytes") is not None else m.get("text")
+        frame = self.ws.recv(timeout=RECV_TIMEOUT_S)
         if self.encoding == "msgpack":
             assert isinstance(frame, bytes), "a msgpack connection must receive binary frames"
         else:
@@ -535,19 +529,72 @@ def _pinned_randomness() -> Iterator[None]:
             setattr(module, name, value)
 
 
-def capture(rec: Recorder) -> None:
-    from starlette.testclient import TestClient
+RECV_TIMEOUT_S = 30.0
+READY_TIMEOUT_S = 60.0
 
-    from service.app import create_app
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve_pinned(port: int, store_url: str) -> int:
+    """The server process: `teahouse serve` with the randomness and the clock pinned."""
+    from service import cli
+
+    with _pinned_randomness():
+        return cli.main(["serve", "--host", "127.0.0.1", "--port", str(port), "--store", store_url,
+                         "--log-level", "warning", "--no-access-log"])
+
+
+@contextlib.contextmanager
+def _server() -> Iterator[str]:
+    """A real server process on a free port, its URL while the block runs."""
+    import httpx
 
     with tempfile.TemporaryDirectory(prefix="teahouse-vectors-") as tmp:
-        app = create_app(store_url=f"sqlite:{tmp}/store")
-        with _pinned_randomness(), TestClient(app) as http:
-            _session(rec, http)
+        port = _free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "tools.make_vectors", "--serve", str(port),
+                                 f"sqlite:{tmp}/store"], cwd=ROOT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + READY_TIMEOUT_S
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"the server exited with {proc.returncode} before it answered")
+                try:
+                    if httpx.get(f"{url}/health/live", timeout=1.0).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not answer within {READY_TIMEOUT_S:g} s")
+                time.sleep(0.1)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
-def _session(rec: Recorder, http: Any) -> None:
-    from starlette.websockets import WebSocketDisconnect
+def capture(rec: Recorder) -> None:
+    import httpx
+
+    with _server() as url, httpx.Client(base_url=url, timeout=RECV_TIMEOUT_S) as http:
+        _session(rec, http, url.replace("http://", "ws://") + "/ws")
+
+
+def _session(rec: Recorder, http: Any, ws_url: str) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    def websocket(*subprotocols: str) -> Any:
+        return connect(ws_url, subprotocols=list(subprotocols), compression=None,  # type: ignore[arg-type]
+                       open_timeout=RECV_TIMEOUT_S, close_timeout=RECV_TIMEOUT_S)
 
     def call(name: str, method: str, path: str, body: Any = None, note: str = "",
              keep: Any = None, send_type: str = "application/json") -> Any:
@@ -583,21 +630,18 @@ def _session(rec: Recorder, http: Any) -> None:
          note="Paths outside the API answer Starlette's plain-text 404 (and 405 for a wrong method).")
 
     # -- the WebSocket session -------------------------------------------------------------
-    with http.websocket_connect("/ws", subprotocols=["teahouse.v2.cbor"]) as ws:
+    with websocket("teahouse.v2.cbor") as ws:
         try:
-            ws.receive_text()
+            ws.recv(timeout=RECV_TIMEOUT_S)
             raise AssertionError("expected a close")
-        except WebSocketDisconnect as exc:
-            rec.unsupported = (exc.code, exc.reason)  # type: ignore[attr-defined]
+        except ConnectionClosed as exc:
+            assert exc.rcvd is not None, "the server closed without a close frame"
+            rec.unsupported = (exc.rcvd.code, exc.rcvd.reason)  # type: ignore[attr-defined]
 
-    # Closing a TestClient WebSocket can raise CancelledError out of the app's teardown;
-    # by then everything was recorded.
-    with contextlib.suppress(concurrent.futures.CancelledError), \
-            http.websocket_connect("/ws", subprotocols=["teahouse.v1.json"]) as wa, \
-            http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as ws_spec:
+    with websocket("teahouse.v1.json") as wa, websocket("teahouse.v1.msgpack") as ws_spec:
         a, s = Conn(wa, "json"), Conn(ws_spec, "msgpack")
-        assert wa.accepted_subprotocol == "teahouse.v1.json"
-        assert ws_spec.accepted_subprotocol == "teahouse.v1.msgpack"
+        assert wa.subprotocol == "teahouse.v1.json"
+        assert ws_spec.subprotocol == "teahouse.v1.msgpack"
 
         rec.keep("ping", "client", a.send({"type": "ping", "nonce": 1}), "ping, allowed even before hello")
         rec.keep("pong", "server", a.expect("pong")[0], "answer to ping, echoing its nonce")
@@ -642,7 +686,7 @@ def _session(rec: Recorder, http: Any) -> None:
         call("replay_live_seat", "GET", f"/api/matches/{MATCH}/replay?seat=1")
         call("fork_live", "POST", f"/api/matches/{MATCH}/fork", {"seq": 1})
 
-        with http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack", "teahouse.v1.json"]) as wb:
+        with websocket("teahouse.v1.msgpack", "teahouse.v1.json") as wb:
             b = Conn(wb, "msgpack")
             b.send({"type": "hello", "client": "example-bot"})
             rec.keep("welcome_msgpack", "server", b.expect("welcome")[0],
@@ -763,9 +807,8 @@ def _session(rec: Recorder, http: Any) -> None:
                 else:
                     c.expect("ack")
             last_seq = a.seq
-            # Close b and wait until the server has let go of it (everyone sees its presence
-            # go), so that leaving the block does not cancel the app mid-teardown.
-            wb.close(1000)
+            # Close b and wait until the server has let go of it (everyone sees its presence go).
+            wb.close()
             a.expect("presence")
             s.expect("presence")
 
@@ -797,8 +840,7 @@ def _session(rec: Recorder, http: Any) -> None:
     call("create_bad_clock", "POST", "/api/matches", {"game": "pixies", "players": 2, "turn_seconds": 0})
     for _ in range(2):
         assert http.post(f"/api/matches/{clocked['match']}/seats", json={}).status_code == 201
-    with contextlib.suppress(concurrent.futures.CancelledError), \
-            http.websocket_connect("/ws", subprotocols=["teahouse.v1.msgpack"]) as wc:
+    with websocket("teahouse.v1.msgpack") as wc:
         c = Conn(wc, "msgpack")
         c.send({"type": "hello"})
         c.expect("welcome")
@@ -911,6 +953,8 @@ def write(rec: Recorder) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--serve"]:
+        return serve_pinned(int(sys.argv[2]), sys.argv[3])
     rec = Recorder()
     capture(rec)
     write(rec)

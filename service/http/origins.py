@@ -57,13 +57,14 @@ def origin_allowed(origin: str, host: str | None, extra: tuple[str, ...]) -> boo
 
 class OriginGuard:
     """ASGI middleware: answers CORS preflights, adds CORS headers for allowed origins, refuses
-    requests and WebSocket handshakes from other origins."""
+    requests from other origins. (WebSocket handshakes never reach the app: the edge checks
+    their Origin, service/ws/handshake.py.)"""
 
     def __init__(self, app: ASGIApp, origins: tuple[str, ...] = ()) -> None:
         self.app, self.origins = app, origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
@@ -73,14 +74,8 @@ class OriginGuard:
             return
         if not origin_allowed(origin, headers.get("host"), self.origins):
             why = f"pages at {origin[:100]} may not use this server (docs/operators.md, cors_origins)"
-            if scope["type"] == "websocket":
-                await _refuse_websocket(scope, receive, send, why)
-            else:
-                await _respond(send, 403, [(b"content-type", b"application/json")],
-                               orjson.dumps({"error": {"code": "origin_not_allowed", "message": why}}))
-            return
-        if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
+            await _respond(send, 403, [(b"content-type", b"application/json")],
+                           orjson.dumps({"error": {"code": "origin_not_allowed", "message": why}}))
             return
         cors = [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
         if scope["method"] == "OPTIONS" and "access-control-request-method" in headers:
@@ -102,15 +97,3 @@ async def _respond(send: Send, status: int, headers: list[tuple[bytes, bytes]], 
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
-
-
-async def _refuse_websocket(scope: Scope, receive: Receive, send: Send, why: str) -> None:
-    """Accept, then close 4403 with the reason: a browser shows a close code and reason to the
-    page, where a refused handshake is only "failed". The same subprotocol as a normal accept,
-    or the browser drops the handshake before it sees the close."""
-    message = await receive()
-    if message["type"] != "websocket.connect":
-        return
-    offered = scope.get("subprotocols") or []
-    await send({"type": "websocket.accept", "subprotocol": offered[0] if offered else None})
-    await send({"type": "websocket.close", "code": CLOSE_ORIGIN, "reason": why.encode()[:123].decode(errors="ignore")})

@@ -27,21 +27,22 @@ class Watcher(Protocol):
 
     encoding: str
 
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
-        """Queue bytes without waiting (or write them at once: `framed` is the same message
-        as a WebSocket frame); a watcher whose queue is full cuts itself off."""
+    def deliver(self, data: bytes) -> None:
+        """Write or queue one message's bytes without waiting; a watcher whose queue is full
+        cuts itself off."""
 
 
 def fan_out(frame: Frame, watchers: Iterable[Watcher]) -> None:
-    """Hand `frame` to every watcher: the bytes and the framed bytes of an encoding are looked
-    up once per run of watchers of that encoding, not once per watcher."""
+    """Hand `frame` to every watcher: the bytes of an encoding are looked up once per run of
+    watchers of that encoding, not once per watcher (and the same bytes object goes to each, so
+    the transport frames it once: service/ws/wire.py)."""
     encoding = None
-    data = framed = b""
+    data = b""
     for w in watchers:
         if w.encoding != encoding:
             encoding = w.encoding
-            data, framed = frame.encoded(encoding), frame.framed(encoding)
-        w.deliver(data, framed)
+            data = frame.encoded(encoding)
+        w.deliver(data)
 
 
 class Fanout:
@@ -107,13 +108,13 @@ class Fanout:
             self._later_handle = asyncio.get_running_loop().call_soon(self._send_later)
 
     def encode_ahead(self, frames: Mapping[Audience, Frame]) -> None:
-        """Encode and frame each frame in its watchers' encodings (the first FANOUT_CHUNK's), so
-        that sending it later is only handing over bytes."""
+        """Encode each frame in its watchers' encodings (the first FANOUT_CHUNK's), so that
+        sending it later is only handing over bytes."""
         for audience, frame in frames.items():
             group = self.watchers.get(audience)
             if group:
                 for encoding in {w.encoding for w in itertools.islice(group, FANOUT_CHUNK)}:
-                    frame.framed(encoding)
+                    frame.encoded(encoding)
 
     def _send_later(self) -> None:
         """Send the next FANOUT_CHUNK of the deferred frames; come back for the rest."""

@@ -15,7 +15,6 @@ audience. The match's sentences (`said`) are interned in one table for every aud
 
 from __future__ import annotations
 
-import struct
 from collections import deque
 from typing import Any
 
@@ -50,30 +49,17 @@ KEPT_AS = QUIET + "v2.msgpack"
 _VIEW, _STATUS = ("view",), ("status",)  # a document's parts, as the paths of their ops
 
 
-def ws_frame(payload: bytes, binary: bool) -> bytes:
-    """`payload` as one unmasked, unfragmented WebSocket data frame (RFC 6455 5.2), the way a
-    server sends it without extensions: what a broadcast writes to every socket as it is."""
-    n = len(payload)
-    op = 0x82 if binary else 0x81
-    if n < 126:
-        return bytes((op, n)) + payload
-    if n < 65536:
-        return struct.pack("!BBH", op, 126, n) + payload
-    return struct.pack("!BBQ", op, 127, n) + payload
-
-
 class Frame:
     """One message, encoded lazily and at most once per wire encoding (msgpack, json,
     v2.msgpack, v2.json, each perhaps `quiet.`: without the patch's sentences, SPEC 4.1). `v2`
     is the message's protocol v2 form where it differs from v1."""
 
-    __slots__ = ("message", "v2", "_bytes", "_framed")
+    __slots__ = ("message", "v2", "_bytes")
 
     def __init__(self, message: dict[str, Any], v2: Any = None) -> None:
         self.message = message
         self.v2 = v2
         self._bytes: dict[str, bytes] = {}
-        self._framed: dict[str, bytes] | None = None
 
     def encoded(self, encoding: str) -> bytes:
         data = self._bytes.get(encoding)
@@ -90,16 +76,6 @@ class Frame:
         if self.v2 is not None and wire.startswith("v2."):
             return encode(without_said(self.v2, message) if quiet else self.v2, wire)
         return encode({k: v for k, v in message.items() if k != "said"} if quiet else message, wire)
-
-    def framed(self, encoding: str) -> bytes:
-        """The encoded message inside its WebSocket frame (binary for msgpack, text for json),
-        built once per encoding: a broadcast hands these same bytes to every socket."""
-        if self._framed is None:
-            self._framed = {}
-        data = self._framed.get(encoding)
-        if data is None:
-            data = self._framed[encoding] = ws_frame(self.encoded(encoding), encoding.endswith("msgpack"))
-        return data
 
 
 class AudienceProjection:

@@ -1,9 +1,13 @@
 """One client connection, as a state machine independent of the WebSocket library.
 
-Frames come in through `handle`; everything going out is queued with `deliver` into a
-bounded outbox that the adapter drains. A client that stops reading fills its outbox and is
-cut off (close code 4408) instead of slowing anyone else; it reconnects and resyncs.
-Bad input is answered with an error message and never ends the connection.
+Frames come in through `receive`; everything going out is handed to the connection's `Link`
+at once when it can take it, else queued with `deliver` into a bounded outbox that the link
+drains (`outgoing`). A client that stops reading fills its outbox and is cut off (close code
+4408) instead of slowing anyone else; it reconnects and resyncs. Bad input is answered with an
+error message and never ends the connection.
+
+The session and its transport (service/ws/edge.py) talk only through `Link` one way and the
+session's methods the other: neither sets the other's attributes.
 """
 
 from __future__ import annotations
@@ -12,8 +16,8 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
 from protocol import messages
 from protocol.codec import QUIET, decode, encode
@@ -45,6 +49,24 @@ MAX_PAUSE_S = 1.0
 _WAITING = frozenset({"join", "spectate", "move"})
 
 
+class Link(Protocol):
+    """What a session needs of its connection (the edge implements it)."""
+
+    def send_now(self, data: bytes) -> bool:
+        """Write one message's payload to the socket at once; False, and nothing written, when
+        the connection cannot take it right now (the session then queues it in its outbox)."""
+
+    def wake(self) -> None:
+        """The outbox is no longer empty: drain it (`Session.outgoing`) when the socket can
+        take it."""
+
+    def cut(self, code: int, reason: str) -> None:
+        """Close the connection with this code and reason (not from inside this call)."""
+
+    def resume(self) -> None:
+        """The request in flight is answered: hand over the frames held after it."""
+
+
 class RateLimited(Exception):
     def __init__(self, wait_s: float, what: str) -> None:
         super().__init__(what)
@@ -52,30 +74,23 @@ class RateLimited(Exception):
 
 
 class Session:
-    def __init__(self, lobby: Lobby, encoding: str, on_cut: Callable[[int, str], None],
-                 limits: Limits | None = None) -> None:
+    def __init__(self, lobby: Lobby, encoding: str, link: Link, limits: Limits | None = None) -> None:
         """`encoding` is the wire name (protocol.versions.Negotiated.wire): msgpack, json,
         v2.msgpack or v2.json; frames for this connection are encoded for it."""
         self.lobby = lobby
         self.encoding = encoding
         self.version = 2 if encoding.startswith("v2.") else 1
         self.id = secrets.token_hex(8)
-        # Frames waiting for the socket. The adapter sets `wake`, called when the outbox goes
-        # from empty to not empty: it writes in a task that exists only while there is something
-        # to write, so an idle connection holds no writer task (memory per idle connection).
-        # A list, not a deque: an empty deque holds a 64-slot block (~760 bytes) on every idle
-        # connection, and the outbox is short (its writer drains it as soon as it fills).
+        # Frames waiting for the socket; the link is woken when it goes from empty to not
+        # empty. A list, not a deque: an empty deque holds a 64-slot block on every idle
+        # connection (bench/platform_memory.py), and the outbox is short (drained as it fills).
+        # While it is empty, a frame goes to the link at once (Link.send_now): a broadcast then
+        # costs one call and one socket write per connection.
         self.outbox: list[bytes] = []
-        self.wake: Callable[[], None] | None = None
-        # The adapter's direct write of an already framed message (WebSocket frame bytes) to
-        # the socket: True if written. Set only while nothing of this connection waits to be
-        # written (no writer task, not handling its own request): a broadcast then costs one
-        # call and one socket write per connection, with no copy and no per-connection framing.
-        self.direct: Callable[[bytes], bool] | None = None
         self.greeted = False
         self.cut = False
         self.joined: dict[str, tuple[MatchRuntime, Audience]] = {}
-        self._on_cut = on_cut
+        self._link = link
         self._unwatched_since = time.monotonic()
         self.limits = limits = limits if limits is not None else Limits()
         self.max_watched = limits.matches_per_connection
@@ -86,57 +101,73 @@ class Session:
         # request read while written < answered is pipelined: it counts against the rate.
         self.queued = self.queued_bytes = self.written = self._answered = 0
         self.pause_s = 0.0
+        self.in_flight: asyncio.Task[None] | None = None  # the request that waits for the store
 
     def idle_for(self) -> float:
         """Seconds this connection has watched no match (0 while it watches one)."""
         return 0.0 if self.joined else time.monotonic() - self._unwatched_since
 
+    @property
+    def watching(self) -> bool:
+        """Whether this connection watches a match (join or spectate)."""
+        return bool(self.joined)
+
     # -- out --------------------------------------------------------------------------------
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
-        """Queue `data` (or write it at once: `framed` is the same message in its WebSocket
-        frame, which the adapter's direct write takes when the outbox is empty)."""
+    def deliver(self, data: bytes) -> None:
+        """Write `data` (one message's payload) at once if the outbox is empty and the link
+        takes it, else queue it."""
         if self.cut:
             return
-        direct = self.direct
-        if direct is not None and framed is not None and not self.outbox and direct(framed):
+        outbox = self.outbox
+        if not outbox and self._link.send_now(data):
             self.queued += 1
             self.queued_bytes += len(data)
             self.written += 1
             return
-        if len(self.outbox) < OUTBOX:
-            self.outbox.append(data)
+        if len(outbox) < OUTBOX:
+            outbox.append(data)
             self.queued += 1
             self.queued_bytes += len(data)
-            if len(self.outbox) == 1 and self.wake is not None:
-                self.wake()
+            if len(outbox) == 1:
+                self._link.wake()
         else:
             self.cut = True
             metrics.OUTBOX_CUTS.inc()
             # Not now: we may be inside a broadcast, and leaving broadcasts presence, which
             # may cut the next full outbox, and so on down the stack.
             asyncio.get_running_loop().call_soon(self.leave_all)
-            self._on_cut(CLOSE_SLOW, "slow consumer: reconnect and resync")
+            self._link.cut(CLOSE_SLOW, "slow consumer: reconnect and resync")
+
+    def outgoing(self) -> list[bytes]:
+        """Take what waits in the outbox (the link writes it now: it counts as written)."""
+        out, self.outbox = self.outbox, []
+        self.written += len(out)
+        return out
+
+    def take_pause(self) -> float:
+        """How long the link must not read this connection after a `rate_limited` refusal
+        (SPEC 7.1), once; 0 when there is no pause."""
+        pause, self.pause_s = self.pause_s, 0.0
+        return pause
+
+    def end(self) -> None:
+        """The connection is gone: nothing is queued or handled any more. Its matches are left
+        with `leave_all` once a request in flight has finished."""
+        self.cut = True
+        self.outbox = []
 
     def send(self, message: dict[str, Any]) -> None:
         self.deliver(encode(message, self.encoding))
 
     # -- in ---------------------------------------------------------------------------------
-    async def handle(self, frame: bytes | str) -> None:
-        """Handle one frame to the end, pause included (an adapter that awaits each frame)."""
-        pending = self.receive(frame)
-        if pending is not None:
-            await pending
-        if self.pause_s:
-            pause, self.pause_s = self.pause_s, 0.0
-            await asyncio.sleep(pause)
-
-    def receive(self, frame: bytes | str) -> Coroutine[Any, Any, None] | None:
-        """Handle one frame as far as it goes without waiting: None when it is answered (or
-        refused), else the rest of its handling (a request that waits for the store: join,
-        spectate, move), which the adapter runs before it hands over the next frame. After a
-        refusal for the rate, `pause_s` is how long the adapter must not read this connection."""
+    def receive(self, frame: bytes | str) -> bool:
+        """Handle one frame as far as it goes without waiting. False when it is answered (or
+        refused); True when it waits for the store (join, spectate, move): it goes on in a task
+        of its own (`in_flight`) and the link must hold the frames after it until its `resume`
+        is called. After a refusal for the rate, `take_pause` says how long the link must not
+        read this connection."""
         if self.cut:
-            return None  # cut off: nothing it sends counts any more
+            return False  # cut off: nothing it sends counts any more
         ref = match = raw = None
         pipelined = self.written < self._answered
         try:
@@ -158,12 +189,14 @@ class Session:
             msg = messages.parse_client(raw)
             kind = msg["type"]
             if kind in _WAITING:
-                return self._finish(getattr(self, f"_on_{kind}")(msg), ref, match, raw)
+                pending = getattr(self, f"_on_{kind}")(msg)
+                self.in_flight = asyncio.get_running_loop().create_task(self._finish(pending, ref, match, raw))
+                return True
             getattr(self, f"_on_{kind}")(msg)
         except Exception as exc:
             self._failed(exc, ref, match, raw)
         self._answered = self.queued
-        return None
+        return False
 
     async def _finish(self, pending: Coroutine[Any, Any, None], ref: str | None, match: str | None,
                       raw: Any) -> None:
@@ -173,6 +206,8 @@ class Session:
             self._failed(exc, ref, match, raw)
         finally:
             self._answered = self.queued
+            self.in_flight = None
+            self._link.resume()
 
     def _failed(self, exc: Exception, ref: str | None, match: str | None, raw: Any) -> None:
         """Answer a frame whose handling raised: a structured error, never the end of the

@@ -19,11 +19,11 @@ class Inbox:
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
-        self.framed: list[bytes | None] = []
+        self.raw: list[bytes] = []
 
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+    def deliver(self, data: bytes) -> None:
         self.messages.append(orjson.loads(data))
-        self.framed.append(framed)
+        self.raw.append(data)
 
     def types(self) -> list[str]:
         return [m["type"] for m in self.messages]

@@ -14,13 +14,8 @@ from tests.match.conftest import Inbox
 class Msgpack(Inbox):
     encoding = "msgpack"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.raw: list[bytes] = []
-
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+    def deliver(self, data: bytes) -> None:
         self.raw.append(data)
-        self.framed.append(framed)
 
 
 def frame(n: int) -> Frame:
@@ -33,10 +28,7 @@ def test_one_encoding_one_set_of_bytes_for_every_connection():
     fan_out(f, [*js, *mp])
     assert all(w.messages == [{"type": "pong", "nonce": 1}] for w in js)
     assert {id(w.raw[0]) for w in mp} == {id(f.encoded("msgpack"))}, "encoded once, shared"
-    # the framed bytes are one WebSocket frame holding those bytes (RFC 6455: FIN + binary, length)
-    data = f.encoded("msgpack")
-    assert mp[0].framed[0] == bytes((0x82, len(data))) + data
-    assert js[0].framed[0] is not None and js[0].framed[0][0] == 0x81  # json goes as text
+    assert {id(w.raw[0]) for w in js} == {id(f.encoded("json"))}
 
 
 async def test_each_audience_gets_its_own_frame_and_unwatched_ones_go_nowhere():
@@ -101,15 +93,15 @@ async def test_remove_reports_the_audiences_nobody_watches_any_more():
     assert out.remove(b) == [0]
 
 
-async def test_encode_ahead_frames_the_bytes_in_the_watchers_encodings():
+async def test_encode_ahead_encodes_the_bytes_in_the_watchers_encodings():
     out = Fanout()
     js, mp = Inbox(), Msgpack()
     out.add(js, 0)
     out.add(mp, 1)
     f0, f1, unwatched = frame(0), frame(1), frame(2)
     out.encode_ahead({0: f0, 1: f1, 2: unwatched})
-    assert set(f0._framed or ()) == {"json"} and set(f1._framed or ()) == {"msgpack"}
-    assert unwatched._framed is None, "no watcher, no work"
-    made = f0.framed("json"), f1.framed("msgpack")
+    assert set(f0._bytes) == {"json"} and set(f1._bytes) == {"msgpack"}
+    assert not unwatched._bytes, "no watcher, no work"
+    made = f0._bytes["json"], f1._bytes["msgpack"]
     out.send({0: f0, 1: f1})
-    assert js.framed[0] is made[0] and mp.framed[0] is made[1], "the bytes made ahead are the ones sent"
+    assert js.raw[0] is made[0] and mp.raw[0] is made[1], "the bytes made ahead are the ones sent"

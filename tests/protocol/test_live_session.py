@@ -1,7 +1,7 @@
 """SPEC §2-§5 against the running server: replay the recorded session and compare its shape.
 
-make_vectors.capture drives the real app (in-process, temporary SQLite store) through every
-step of the example session and asserts the order of frames SPEC §3 promises. Here it runs
+make_vectors.capture drives a real server process (`teahouse serve`, temporary SQLite store)
+over real sockets through every step of the example session and asserts the order of frames SPEC §3 promises. Here it runs
 again and the result is compared with the committed vectors: the same messages of the same
 types with the same fields, the same error codes and HTTP statuses. Game content (cards,
 scores) is not compared, so a rules change does not fail this test; a protocol change does.
@@ -15,9 +15,6 @@ import orjson
 import pytest
 
 from tools.make_vectors import VECTORS, Recorder, capture
-
-# starlette.testclient warns that it wants httpx2; httpx is what the project has.
-pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +128,23 @@ async def test_the_513th_queued_frame_cuts_the_connection_with_4408():
     from service.ws.session import OUTBOX, Session
 
     cuts: list[tuple[int, str]] = []
-    session = Session(None, "json", lambda code, reason: cuts.append((code, reason)))  # type: ignore[arg-type]
+
+    class FullSocket:
+        """A connection whose socket takes nothing (its write buffer is full)."""
+
+        def send_now(self, data: bytes) -> bool:
+            return False
+
+        def wake(self) -> None:
+            pass
+
+        def cut(self, code: int, reason: str) -> None:
+            cuts.append((code, reason))
+
+        def resume(self) -> None:
+            pass
+
+    session = Session(None, "json", FullSocket())  # type: ignore[arg-type]
     assert OUTBOX == 512
     for _ in range(OUTBOX):
         session.deliver(b"{}")

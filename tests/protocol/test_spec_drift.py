@@ -34,12 +34,11 @@ def test_the_http_statuses_match_section_2():
 
 
 def test_close_codes_and_limits_match_the_server():
-    from service import app
     from service.ops.limits import Limits
-    from service.ws import session
+    from service.ws import handshake, session
 
     closes = _section(8)
-    assert re.search(rf"^\| {app.CLOSE_UNSUPPORTED} \|", closes, re.M)
+    assert re.search(rf"^\| {handshake.CLOSE_UNSUPPORTED} \|", closes, re.M)
     assert re.search(rf"^\| {session.CLOSE_SLOW} \|", closes, re.M)
     assert re.search(rf"^\| {session.CLOSE_IDLE} \| server \| idle: the connection watched no match for "
                      rf"{Limits.idle_socket_s:g} seconds", closes, re.M)
@@ -50,9 +49,10 @@ def test_close_codes_and_limits_match_the_server():
     assert f"when the connection watches {Limits.matches_per_connection} (" in _section(7)
 
 
-def test_the_transport_limit_is_what_teahouse_serve_configures():
-    cli = (ROOT / "service" / "cli.py").read_text()
-    assert "ws_max_size=1 << 20" in cli and "ws_per_message_deflate=False" in cli
+def test_the_transport_limit_is_the_edges():
+    from service.ws import edge
+
+    assert edge.MAX_MESSAGE_BYTES == 1048576
     assert "1 MiB (1048576 bytes)" in _section(8)
 
 
@@ -133,14 +133,14 @@ def test_the_per_connection_request_limits_are_the_defaults():
 
 
 def test_the_operator_limits_clients_meet_are_the_defaults():
-    from service import app
     from service.ops.limits import Limits
+    from service.ws import handshake
 
     http = " ".join(_section(2).split())
     assert f"created {Limits.matches_per_address_per_minute} matches in the last minute" in http
     assert f"are over {Limits.options_max_bytes} bytes" in http
     assert f"as many live matches as it may ({Limits.live_matches_per_node})" in http
-    assert re.search(rf"^\| {app.CLOSE_TOO_MANY} \| server \| too many connections: the client address already "
+    assert re.search(rf"^\| {handshake.CLOSE_TOO_MANY} \| server \| too many connections: the client address already "
                      rf"holds {Limits.connections_per_address} connections", _section(8), re.M)
     assert f"already has {Limits.spectators_per_match} spectator connections" in _section(7)
     assert f"when it holds {Limits.live_matches_per_node} live matches" in _section(7)

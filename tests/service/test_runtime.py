@@ -20,7 +20,7 @@ class Collector:
     def __init__(self) -> None:
         self.frames: list[bytes] = []
 
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+    def deliver(self, data: bytes) -> None:
         self.frames.append(data)
 
 
@@ -169,11 +169,11 @@ class Client(Collector):
         self.doc = None
         self.seq = 0
 
-    def deliver(self, data: bytes, framed: bytes | None = None) -> None:
+    def deliver(self, data: bytes) -> None:
         from protocol.patch import apply
         from protocol.v2 import decode_frame
 
-        super().deliver(data, framed)
+        super().deliver(data)
         msg = self.expander.expand(decode_frame(data, "v2.msgpack"))
         if isinstance(msg, dict) and msg.get("type") == "view":
             self.doc, self.seq = msg["doc"], msg["seq"]
