@@ -10,11 +10,10 @@ of the position in front of the bot:
 - more: ISMCTS (ismcts.py), whose progressive widening lets a few of thousands of moves in at
   a time and whose random rollouts cost nothing per move listed (Khan's ~2,000 placements).
 
-Measured against the greedy bot (bench/README.md, "Policy rollouts" and "The bot's own move at
-the horizon"): this choice wins more than ISMCTS alone in China and Chinese Squared and about as
-much in Pixies and Gùgōng. In Khan, where a greedy ply looks at 120 of ~2,000 placements,
-rollouts alone won 6 of 11 at 2 players against ISMCTS's 20 of 20, so ISMCTS keeps the wide
-positions (this choice: 20 of 20).
+Why the split: against the greedy bot (bench/bots_strength.py; bench/notes/bots.md, "Policy
+rollouts") this choice wins more than ISMCTS alone in China and Chinese Squared and as much in
+Pixies and Gùgōng, while in Khan a greedy ply sees only a sample of its thousands of placements
+and rollouts lose to ISMCTS there, so ISMCTS keeps the wide positions.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ then walks the tree in that world: at each node only the moves legal in this wor
 ROLLOUT_MAX_MOVES: there the rollout costs most of an iteration and tells little) and the
 game's evaluation hint scores it (evaluation.rewards). ROLLOUT_HORIZON can end the rollout at
 a turn boundary instead (TURN, ROUND: `_rollout`); measured in all five games against the
-fixed two plies and not kept (bench/README.md, "a rollout to the turn boundary"). Each node
+fixed two plies and not kept (bench/notes/bots.md, "a rollout to the turn boundary"). Each node
 keeps the reward of the seat that moved into it, so every seat plays for itself (max^n).
 
 Large branching (Khan's ~2,000 tile placements, China's few hundred placements) is handled
@@ -29,9 +29,8 @@ generically, with no game named:
   short by the clock has seen every kind of move (Khan's three conquests among 1,500 yurt
   placements). GROUPS = 1 also draws deeper expansions and rollout moves by type first
   (grouped_choice); it is off: with it Khan's rollouts and imagined opponents passed far
-  too often (3 wins in 10 against greedy, bench/README.md). EXPAND_LOOK > 1 compares that
-  many untried moves one ply ahead for the seat that moves (off: at 3 it cost China a third
-  of its iterations and, in 20 matches against greedy, won no more).
+  too often (bench/notes/bots.md). EXPAND_LOOK > 1 compares that
+  many untried moves one ply ahead for the seat that moves (off: it costs iterations and, against greedy, won no more).
 
 Opponent modelling (OPPONENT_MODEL, off): below the root the other seats' moves are not tree
 nodes but played by a fixed cheap policy, the best for the seat that moves of OPPONENT_MODEL
@@ -40,9 +39,9 @@ least OPPONENT_MODEL_PLAYERS players (generic: by player count, no game named). 
 branches only on the bot's own decisions, its nodes are information sets of the bot after
 the opponents' answers (what they played is treated like chance), and an iteration reaches the
 bot's next move instead of spending itself among four opponents' replies at 5 players.
-Measured and left off (bench/README.md, "opponents played by a cheap policy"): no better in
-China 3p or Chinese Squared 2p, worse in Khan 4p (fewer iterations); better only in Pixies 5p
-with k = 16 (16 / 30 against 8.5 / 30), not yet checked in the other 5-player cells.
+Measured and left off (bench/bots_strength.py; bench/notes/bots.md, "opponents played by a cheap
+policy"): no better in China or Chinese Squared, worse in Khan (fewer iterations); better only in
+Pixies at 5 players with a larger k, not yet checked in the other 5-player cells.
 
 Deterministic given the seed and an iteration budget; a time budget only caps the work (what
 the iteration count turned out to be is reported with the move, so it can be re-run).

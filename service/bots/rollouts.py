@@ -14,15 +14,15 @@ bot plays its greedy move once more (HORIZON_PLY) and the hint judges the end
 Why the bot's own next move: much of a move's worth is what it lets the bot do next, which the
 hint cannot see in a hand or a position (China: a card taken is worth the placement it pays
 for next turn; the hint sees a hand only where it pays for two pieces). The greedy move at the
-horizon shows it, with no further round of answers to scatter the ends. China 3p vs greedy:
-62.5 / 100 without it, 80 / 100 with it (bench/README.md).
+horizon shows it, with no further round of answers to scatter the ends (bench/bots_strength.py;
+bench/notes/bots.md, "The bot's own move at the horizon").
 
 Every candidate of one world plays from the same world, and ply k of every playout draws from
 a generator seeded by (the world's stream, k) (common random numbers): the candidates meet the
 same chance and the same re-deals as far as they let them, so the comparison is of what they
 do more than of the world's noise. Without that (ISMCTS's tree over the same playouts, one
 independent world per iteration) the same playouts won no more than par against greedy in
-China (bench/README.md).
+China (bench/notes/bots.md).
 
 Where a budget affords DEEPEN_WORLDS worlds at that horizon, the playouts go on to the bot's
 first turn boundary after DEEP_PLIES plies instead: in a game of one-command turns (Pixies) the
@@ -31,7 +31,7 @@ scatters the ends (Chinese Squared lost with it), so the depth follows the budge
 
 What it is for: the other seats answer a move the way a one-ply player would, not at random
 as below ISMCTS's root, so it judges a move against sensible replies. Measured against the
-greedy bot (bench/README.md, "Policy rollouts" and "The bot's own move at the horizon"):
+greedy bot (bench/bots_strength.py; bench/notes/bots.md, "Policy rollouts"):
 stronger than ISMCTS in China and Chinese Squared, as strong in Pixies and Gùgōng; dispatch.py
 keeps ISMCTS where a ply lists thousands of moves (Khan), since a greedy ply looks at every one
 of them.
@@ -94,7 +94,7 @@ def search(game: Game, state: State, seat: int, players: int, rng: random.Random
             # A longer horizon sees more of what a move leads to, but its ends scatter more
             # (more plies of play after it), so it needs more worlds to tell moves apart: the
             # playouts go deeper only where the budget affords many worlds at the first one
-            # (Pixies' short turns: yes; China, Chinese Squared: no; bench/README.md).
+            # (Pixies' short turns: yes; China, Chinese Squared: no; bench/notes/bots.md).
             affordable = most if deadline is None else (deadline - clock()) / max(1e-9, clock() - began) + 1
             depth = DEEP_PLIES if min(most, affordable) >= DEEPEN_WORLDS else 0
     # Ties (no world played, or equal totals) go to the look's order: the greedy choice first.

@@ -37,8 +37,8 @@ Audience = int | None
 # How many past patches each audience keeps for a reconnecting client's resync.
 RECENT = 256
 # ...kept as bytes: a patch's message is a dozen or more containers the garbage collector walks on
-# every full collection, for as long as the patch is kept (a node with 100 matches holds ~100,000
-# of them: 250-450 ms full collections, bench/README.md "Tail latency under load"); bytes are not
+# every full collection, for as long as the patch is kept (a node with many matches holds
+# hundreds of thousands of them: bench/notes/wire.md, "Tail latency under load"); bytes are not
 # walked. The bytes kept are the compact v2 form without the sentences, which v2 connections
 # that want no sentences (the usual ones) are sent anyway, and the commit's sentences encoded once
 # for every audience: keeping a patch costs no encoding of its own. A v1 client's resync (rare,

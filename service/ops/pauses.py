@@ -1,9 +1,9 @@
 """The pauses of a node's event loop: garbage collections and stalls, measured and kept short.
 
 A node holds many long-lived objects (connections, matches, their views): a full collection of
-CPython's cyclic garbage collector walks every one of them while nothing else runs. Under load
-(bench/peers scenario b: 100 matches, 1,200 connections) those took 250-470 ms each and made the
-tail of move latency (bench/README.md "Tail latency under load").
+CPython's cyclic garbage collector walks every one of them while nothing else runs: under load
+those pauses made the tail of move latency (bench/peers scenario b; bench/notes/wire.md, "Tail
+latency under load").
 
 The policy (`settle_gc`, once per process when the app starts):
 - gc.freeze() moves everything alive then (modules, the games, the app) out of the collector's
@@ -30,11 +30,10 @@ from typing import Any
 from service.ops.metrics import GC_PAUSE_SECONDS, LOOP_LAG_SECONDS
 
 LAG_PERIOD_S = 0.05  # metrics.LOOP_LAG_SECONDS
-# Young collections every 5,000 net container allocations instead of 700 (1-4 ms each), a middle
-# one every third young one (up to 15,000 objects walked, under 10 ms) and a full one every fifth
-# middle one: cyclic garbage that aged waits for at most ~75,000 net allocations
-# (tests/service/test_pauses.py), where CPython's (700, 10, 10) makes ~85,000. Larger young
-# thresholds (20,000) make fewer but longer pauses: 5-10 ms young, 15-25 ms middle collections.
+# Young collections every 5,000 net container allocations instead of 700, a middle one every third
+# young one and a full one every fifth middle one: cyclic garbage that aged waits for no more
+# allocations than under CPython's (700, 10, 10) (tests/service/test_pauses.py), and each pause
+# stays short. Larger young thresholds make fewer but longer pauses (bench/platform_latency.py).
 GC_THRESHOLDS = (5_000, 2, 4)
 
 _settled = False

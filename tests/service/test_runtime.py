@@ -115,7 +115,7 @@ async def test_two_nodes_racing_on_one_seq(store):
 
 
 async def test_legal_moves_are_computed_once_per_seq_and_seat_and_forgotten_at_each_commit(store):
-    """Issue 13.3: a flood of `legal` on one seq costs one computation; a commit invalidates it."""
+    """A flood of `legal` on one seq costs one computation; a commit invalidates it."""
     lobby = Lobby(store)
     rec = await lobby.create("khan", 2)
     for _ in range(2):
@@ -198,7 +198,7 @@ async def _move(rt):
 
 
 async def test_nothing_is_sent_before_the_append_returns_yet_the_work_is_done_while_it_is_in_flight(store, tmp_path):
-    """Issue 12: the commit's state and frames are made while its append is in flight, and
+    """The commit's state and frames are made while its append is in flight, and
     nobody sees any of it (a frame, the state, a full view) until the append returned."""
     held, lobby, rt = await _held_runtime(store, tmp_path)
     watchers = {a: Client() for a in (0, 1, None)}
