@@ -45,10 +45,13 @@ class Follower:
             self.after = fresh[-1].seq
             self.queue.put_nowait(fresh)
 
-    def check_top(self, last: int) -> None:
-        """The stream's top is `last`: below what this follower has, the store lost commits."""
-        if last < self.after:
-            self.queue.put_nowait(LogRewound(self.key, self.after, last))
+    def check_top(self, last: int, had: int) -> None:
+        """The stream's top, read after this follower was at `had`, is `last`: below `had`, the
+        store lost commits. The position from before the read is the one to compare: the node's
+        own append may be answered, and move `after` past the top the read saw, while the read's
+        reply is on its way."""
+        if last < had:
+            self.queue.put_nowait(LogRewound(self.key, had, last))
 
     def expect(self, seq: int, data: bytes) -> None:
         """Its reader is appending `data` as `seq`."""

@@ -284,10 +284,11 @@ class ClusterFollowers:
                     self._mark(key)
             elif key in self._rewind_check:
                 self._rewind_check.discard(key)
+                had = {f: f.after for f in followers}
                 top = await self.client.xrevrange(key, "+", "-", count=1)
                 last = int(top[0][0].split(b"-")[0]) if top else 0
-                for f in list(followers):
-                    f.check_top(last)
+                for f, seq in had.items():
+                    f.check_top(last, seq)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # failing over: read again soon (the poll would, later)

@@ -112,11 +112,12 @@ class _Group:
         self.last_check = time.monotonic()
         keys = list(self.followers)
         for key in keys:
+            had = {f: f.after for f in self.followers.get(key, ())}
             await resp.send(self.conn, "XREVRANGE", key, "+", "-", "COUNT", 1)
             top = await resp.reply(self.conn, self.timeout)
             last = int(top[0][0].split(b"-")[0]) if top else 0
-            for f in list(self.followers.get(key, ())):
-                f.check_top(last)
+            for f, seq in had.items():
+                f.check_top(last, seq)
 
     async def add(self, f: Follower, unblocker: Any) -> None:
         self.followers.setdefault(f.key, set()).add(f)

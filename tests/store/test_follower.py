@@ -158,8 +158,8 @@ def test_an_append_that_returns_while_the_tail_is_behind_does_not_move_it():
 async def test_a_log_below_the_tail_raises_log_rewound():
     f = Follower(KEY, after=7)
     f.offer([commit(8)])
-    f.check_top(9)  # above: fine
-    f.check_top(5)  # below what the tail has
+    f.check_top(9, f.after)  # above: fine
+    f.check_top(5, f.after)  # below what the tail has
     got: list[int] = []
     with pytest.raises(LogRewound) as rewound:
         async for c in f.commits():
@@ -177,3 +177,20 @@ async def test_commits_waits_for_new_ones():
     f.offer([commit(1)])
     assert (await asyncio.wait_for(nxt, 1)).seq == 1
     await gen.aclose()
+
+
+async def test_an_own_append_answered_while_the_top_is_read_is_not_a_rewind():
+    """The check reads the top, and the node's own append (on another connection) is answered
+    before that read's reply: the top is one below the follower's new position, and nothing was
+    lost. Compared with the position from before the read, it is not a rewind; a top below that
+    position still is."""
+    f = Follower(KEY, after=39)
+    had = f.after              # the check sends its read of the top here: Redis answers 39
+    f.expect(40, b"forty")     # meanwhile the node appends 40 and is answered first
+    f.appended(commit(40), ok=True)
+    assert f.after == 40
+    f.check_top(39, had)       # the read's reply comes now
+    assert f.queue.empty(), "a false `diverged` would stop a healthy match for good"
+    f.check_top(38, had)       # a real loss: below what the follower had when the read went out
+    item = f.queue.get_nowait()
+    assert isinstance(item, LogRewound) and (item.known, item.last) == (39, 38)
