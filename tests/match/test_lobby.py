@@ -20,18 +20,6 @@ from service.store.sqlite import SqliteStore
 URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-@pytest.fixture
-async def store(tmp_path):
-    s = SqliteStore(tmp_path / "data")
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-async def lobby(store):
-    lob = Lobby(store)
-    yield lob
-    await lob.close()
 
 
 async def refused(call) -> LobbyError:
