@@ -7,7 +7,8 @@ The YAML refers to the games' view schemas as the files protocol/schemas/<id>.vi
 carries them inline under components/schemas, so that a client generator given the one URL has the
 whole document. The JSON is committed (package data, like the view schemas): the server then needs
 no YAML parser, and an installed wheel serves the same bytes as a checkout.
-tests/http/test_openapi.py fails when the committed JSON is not what this makes.
+tests/http/test_openapi.py fails when the committed JSON is not what this makes: run this after editing
+the YAML and after `make schemas`.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ the state the example needs (SETUP)."""
 from __future__ import annotations
 
 import copy
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -122,6 +123,34 @@ def test_every_operation_has_an_id_a_summary_and_answers_for_errors():
                 assert op.get("summary") and op.get("description"), (path, method)
                 if path.startswith(("/api/matches", "/admin")):
                     assert "503" in op["responses"] and "500" in op["responses"], (path, method)
+
+
+def test_the_examples_named_for_spec_examples_are_those_of_spec():
+    """SPEC 2's examples are the vectors of protocol/vectors/http.json: a document example of the
+    same name is the same request body and the same answer (the log's commits shortened)."""
+    vectors = {v["name"]: v for v in orjson.loads((ROOT / "protocol" / "vectors" / "http.json").read_bytes())}
+    shared = [c for c in CALLS if c.name in vectors]
+    assert len(shared) >= 20, [c.name for c in shared]
+    for c in shared:
+        v = vectors[c.name]
+        assert c.status == v["status"] and c.media == v["content_type"], c.id
+        assert (c.body[1] if c.body else None) == v["body"], c.id
+        query = "&".join(f"{k}={val}" for k, val in c.query.items())
+        path = c.path.replace("{match}", str(c.path_params.get("match", "")))
+        assert path + (f"?{query}" if query else "") == v["path"], c.id
+        want = v["response"]
+        if c.name == "log":
+            want = {**want, "commits": [x for x in want["commits"] if isinstance(x, dict)]}
+        assert c.answer == want, c.id
+
+
+def test_every_http_error_code_of_spec_is_in_the_document():
+    section = re.search(r"^## 2\. .*?(?=^## 3\. )", (ROOT / "protocol" / "SPEC.md").read_text(encoding="utf-8"), re.S | re.M)
+    assert section
+    codes = set(re.findall(r"^\| \d{3} \| `([a-z_]+)` \|", section.group(0), re.M))
+    assert len(codes) > 15
+    text = SOURCE.read_text(encoding="utf-8")
+    assert {c for c in codes if f"`{c}`" not in text and f"code: {c}" not in text} == set()
 
 
 # -- the examples, replayed ----------------------------------------------------------------------------
