@@ -46,11 +46,14 @@ METHODS = ("get", "put", "post", "delete", "patch", "options", "head", "trace")
 SETUP = {
     "get": "fresh", "take_seat": "fresh", "take_seat_bad": "fresh", "match_reference": "fresh",
     "take_seat_second": "half", "take_seat_taken": "half",
-    "take_seat_full": "live", "log_live": "live", "replay_live_seat": "live", "fork_live": "live",
+    "take_seat_full": "live", "log_live": "live", "replay_live_seat": "live", "replay_own_seat": "live",
+    "fork_live": "live",
     "log": "finished", "replay": "finished", "replay_bad_seq": "finished", "fork": "finished",
     "fork_bad_seq": "finished",
     "admin_export": "finished", "admin_delete": "fresh", "admin_delete_live": "live", "admin_unauthorized": "fresh",
 }
+# The examples whose call carries a seat's token (security scheme seatToken), by seat.
+SEAT_TOKEN = {"replay_own_seat": 1}
 
 
 def document() -> dict[str, Any]:
@@ -169,6 +172,7 @@ class Call:
     query: dict[str, Any] = field(default_factory=dict)
     body: tuple[str, Any] | None = None  # (media type, value)
     admin: bool = False
+    seat_token: bool = False
 
     @property
     def id(self) -> str:
@@ -198,8 +202,10 @@ def calls(doc: dict[str, Any]) -> list[Call]:
             asked = {n for p in params for n in p.get("examples", {})} | set(bodies)
             assert asked <= set(answers), f"{path} {method}: examples without an answer: {asked - set(answers)}"
             admin = any("adminKey" in s for s in op.get("security", []))
+            seat_token = any("seatToken" in s for s in op.get("security", []))
             for name, (status, media, schema, answer) in answers.items():
-                call = Call(path, method.upper(), name, status, media, schema, answer, body=bodies.get(name), admin=admin)
+                call = Call(path, method.upper(), name, status, media, schema, answer, body=bodies.get(name), admin=admin,
+                            seat_token=seat_token)
                 for p in params:
                     example = p.get("examples", {}).get(name)
                     if example is not None:
@@ -228,6 +234,7 @@ class Matches:
     def __init__(self, http: httpx.Client) -> None:
         self.http = http
         self._finished: dict[str, Any] | None = None
+        self.tokens: dict[str, dict[int, str]] = {}
 
     def create(self, **extra: Any) -> str:
         r = self.http.post("/api/matches", json={"game": "pixies", "players": 2, "options": {"first_player": 0}, **extra})
@@ -237,6 +244,7 @@ class Matches:
     def take(self, match: str, seat: int) -> None:
         r = self.http.post(f"/api/matches/{match}/seats", json={"seat": seat, "name": f"p{seat}"})
         assert r.status_code == 201, r.text
+        self.tokens.setdefault(match, {})[seat] = r.json()["token"]
 
     def finished(self) -> dict[str, Any]:
         """One match that the server's random bots played to its end, shared (nothing changes it)."""
@@ -290,10 +298,13 @@ def request_of(call: Call, matches: Matches) -> httpx.Request:
         if call.name == "fork_bad_seq":  # SPEC 2.10: the seq at which the match is over, its last
             assert body is not None
             body[1]["seq"] = match["seq"]
+    headers: dict[str, str] = {}
+    if call.name in SEAT_TOKEN:
+        assert call.seat_token, f"{call.id}: its operation does not take a seat token"
+        headers["Authorization"] = f"Bearer {matches.tokens[params['match']][SEAT_TOKEN[call.name]]}"
     path = call.path
     for name, value in params.items():
         path = path.replace("{" + name + "}", quote(str(value), safe="/"))
-    headers: dict[str, str] = {}
     if call.admin and call.status != 401:
         headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
     content = None
