@@ -1,6 +1,6 @@
 # The two set-up commands of README.md, then the developer's targets. Each installs what it needs
 # on a fresh machine: `serve` the runtime dependencies only, every other target the test extras too.
-.PHONY: serve test fast lint types vectors schemas
+.PHONY: serve test fast lint types vectors schemas openapi
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -38,3 +38,7 @@ vectors:
 schemas:
 	./deploy/bootstrap.sh
 	.venv/bin/python -m tools.make_view_schemas
+
+openapi:
+	./deploy/bootstrap.sh
+	.venv/bin/python -m tools.make_openapi

@@ -1,5 +1,6 @@
 """The files the server serves as they are: the web client (`/web/`, where `/` leads), the
-JavaScript SDK it imports (`/js`) and each game's view schema (`/api/games/{game}/view-schema`).
+JavaScript SDK it imports (`/js`), each game's view schema (`/api/games/{game}/view-schema`) and
+the OpenAPI document of the HTTP routes (`/api/openapi.json`).
 
 They are package data of `clients` and `protocol` (pyproject.toml), found with importlib.resources,
 so that an installed wheel serves them exactly as a checkout does.
@@ -36,6 +37,12 @@ def view_schemas() -> dict[str, bytes]:
     return {g: path.read_bytes() for g, path in found.items() if path.is_file()}
 
 
+def openapi_document() -> bytes:
+    """protocol/openapi.json (made from protocol/openapi.yaml by tools/make_openapi.py), read once
+    at start-up."""
+    return files("protocol").joinpath("openapi.json").read_bytes()
+
+
 async def web_index(request: Request) -> Response:
     return FileResponse(WEB / "index.html")
 
@@ -45,8 +52,13 @@ async def to_web(request: Request) -> Response:
 
 
 def routes() -> list[BaseRoute]:
-    """The web client and the SDK, each only where its files are installed."""
-    out: list[BaseRoute] = []
+    """The OpenAPI document; the web client and the SDK, each only where its files are installed."""
+    document = openapi_document()
+
+    async def openapi(request: Request) -> Response:
+        return Response(document, media_type="application/json")
+
+    out: list[BaseRoute] = [Route("/api/openapi.json", openapi)]
     if (WEB / "index.html").exists():
         out += [
             Route("/", to_web),

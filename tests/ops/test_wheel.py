@@ -1,5 +1,6 @@
 """Teahouse installs as a package: the wheel built from this tree, installed into a fresh venv outside
-the checkout, serves the lobby, the web client, the JS SDK and the view schemas by itself."""
+the checkout, serves the lobby, the web client, the JS SDK, the view schemas and the OpenAPI document
+by itself."""
 
 from __future__ import annotations
 
@@ -127,3 +128,9 @@ def test_every_view_schema_is_served(server: str):
             assert served.status_code == 200, game_id
             assert served.headers["content-type"] == "application/schema+json"
             assert served.content == (SCHEMAS / f"{game_id}.view.json").read_bytes()
+
+
+def test_the_openapi_document_is_served(server: str):
+    served = httpx.get(server + "/api/openapi.json")
+    assert served.status_code == 200 and served.headers["content-type"] == "application/json"
+    assert served.content == (ROOT / "protocol" / "openapi.json").read_bytes()
