@@ -245,7 +245,7 @@ async function lobbyScreen() {
     h("section.panel", {},
       h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
         h("button.secondary.small", { onclick: refresh }, "Refresh")),
-      h("table", {}, h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "Created", ""].map((t) => h("th", {}, t)))), tbody)));
+      h("table.matches", { id: "match-table" }, h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "Created", ""].map((t) => h("th", {}, t)))), tbody)));
   await refresh();
   const timer = setInterval(refresh, 4000);
   return () => clearInterval(timer);
@@ -305,7 +305,8 @@ class BoardView {
 
 /** The running log of sentences, newest last, scrolled to the end. */
 function renderLog(entries, names) {
-  const list = h("ol.log", { id: "game-log", "aria-label": "what happened", "aria-live": "polite" },
+  // tabindex: a keyboard can focus the log and scroll it; #announce speaks new sentences.
+  const list = h("ol.log", { id: "game-log", "aria-label": "what happened", tabindex: 0 },
     entries.map((e) => h("li", { "data-seq": e.seq, class: e.kind ?? null },
       h("span.log-seq", {}, String(e.seq)), " ",
       e.seat !== null && e.seat !== undefined ? h("strong", {}, `${names[e.seat] || `Seat ${e.seat}`}: `) : null,
@@ -345,7 +346,9 @@ async function matchScreen(matchId, params) {
   const board = new BoardView(summary.game, reference);
 
   const ui = {
-    head: h("div.panel"),
+    strip: h("div.turn-strip", { id: "turn-strip" }),
+    announce: h("div.sr-only", { id: "announce", role: "status", "aria-live": "polite" }),
+    head: h("div.panel.match-head"),
     status: h("div.panel", { id: "status" }),
     presence: h("div.panel", { id: "presence" }),
     moves: h("div.panel", { id: "moves" }),
@@ -356,7 +359,9 @@ async function matchScreen(matchId, params) {
   };
   const rawBody = h("div");
   ui.raw.append(rawBody);
-  fill(app, ui.head, h("div.columns", {},
+  // On a phone the strip (whose turn, the clock, the last move, the log one tap away) stays at
+  // the top and the board comes right under it; the picker is a bottom sheet over the rest.
+  fill(app, ui.strip, ui.announce, ui.head, h("div.columns", {},
     h("div.board-col", {}, ui.end, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
     h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence)));
 
@@ -539,6 +544,61 @@ async function matchScreen(matchId, params) {
     }
   }
 
+  /** The line that must never be out of sight: whose turn, the clock, the last move, the log. */
+  function renderStrip() {
+    const ns = names(summary);
+    const toAct = game.status.to_act ?? [];
+    const mine = mySeat !== null && game.myTurn && !game.over;
+    const turn = game.over ? "The match is over"
+      : game.seq === 0 ? "Waiting for every seat to be taken"
+        : mine ? "Your turn"
+          : toAct.length ? `${toAct.map((s) => (s === mySeat ? "you" : seatLabel(s, ns))).join(", ")} to move` : "The table moves on";
+    const lastSaid = [...log].reverse().find((e) => e.text);
+    ui.strip.classList.toggle("mine", mine);
+    fill(ui.strip,
+      h("div.strip-row", {},
+        h("strong", { id: "turn-line", class: mine ? "your-turn" : null }, turn),
+        game.deadline && !game.over ? h("span", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
+        h("button.small.secondary", { type: "button", id: "to-log", onclick: showLog }, "Log")),
+      lastSaid ? h("div.strip-last", { id: "last-move-line" },
+        lastSaid.seat !== null && lastSaid.seat !== undefined ? `${seatLabel(lastSaid.seat, ns)}: ` : "", lastSaid.text) : null);
+    announce(mine, lastSaid);
+  }
+
+  /** The log, one tap away: scrolled to and focused, so a keyboard can scroll it. */
+  function showLog() {
+    const l = document.getElementById("game-log");
+    if (!l) return;
+    l.closest(".log-panel")?.scrollIntoView({ block: "start" });
+    l.focus({ preventScroll: true });
+  }
+
+  // The tab title and a live region say when the turn comes to this seat, and each new sentence,
+  // so a player in another tab or with a screen reader knows without looking.
+  let announced = { mine: false, seq: null };
+  function announce(mine, lastSaid) {
+    document.title = `${mine ? "● Your turn — " : ""}Teahouse — ${gameName(summary.game)} ${matchId}`;
+    if (mine === announced.mine && game.seq === announced.seq) return;
+    const parts = [];
+    if (game.seq !== announced.seq && lastSaid && lastSaid.seq === game.seq) parts.push(lastSaid.text);
+    if (mine) parts.push("Your turn.");
+    announced = { mine, seq: game.seq };
+    if (parts.length) ui.announce.textContent = parts.join(" ");
+  }
+
+  /** What was just picked stays above the bottom sheet: scrolled up when the sheet would hide it. */
+  function keepPickedInSight() {
+    const sheet = document.getElementById("picker");
+    const fixed = getComputedStyle(ui.bar).position === "fixed";
+    // the page can always scroll its last part out from under the sheet
+    app.style.paddingBottom = fixed && ui.bar.offsetHeight ? `${ui.bar.offsetHeight + 16}px` : "";
+    const picked = [...board.root.querySelectorAll(".picked")].pop();
+    if (!sheet || !picked || !fixed) return;
+    const top = sheet.getBoundingClientRect().top;
+    const r = picked.getBoundingClientRect();
+    if (r.bottom > top - 8) window.scrollBy({ top: r.bottom - top + 16 });
+  }
+
   function renderHead() {
     const seatsFree = summary.seats.filter((s) => !s.taken);
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
@@ -619,8 +679,8 @@ async function matchScreen(matchId, params) {
     if (closed) return;
     renderHead();
     if (game) {
+      renderStrip();
       fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
-        game.deadline && !game.over ? h("p", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
       fill(ui.end, renderEnd(game.status, lastSeen.said, names(summary), mySeat));
       fill(ui.log, renderLog(log.slice(-60), names(summary)));
@@ -630,6 +690,7 @@ async function matchScreen(matchId, params) {
     renderPresence();
     renderBoard();
     renderMoves();
+    keepPickedInSight();
     fetchLegal();
   }
   ui.raw.addEventListener("toggle", () => render());
@@ -640,6 +701,7 @@ async function matchScreen(matchId, params) {
     closed = true;
     clearInterval(ticker);
     offEscape();
+    app.style.paddingBottom = "";
     conn?.close();
   };
 }
