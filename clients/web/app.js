@@ -1,7 +1,8 @@
 // The Teahouse web client: lobby, match screen (play or watch), replay. Hash routes:
 //   #/                         the lobby
 //   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
-//   #/replay/<id>[?seat=S&seq=N]  step through a match as audience S (spectators by default)
+//   #/m/<id>@<seq>[?as=public|seat:N]  one moment of a match as one audience: its address
+//   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
 import { boardFor } from "./boards/index.js";
 import { escapeCancels, Picker } from "./picker.js";
@@ -56,6 +57,21 @@ function explain(err) {
   return err?.message ?? String(err);
 }
 
+/** The address of one moment: `#/m/<match>@<seq>?as=public|seat:N`. */
+function momentAddress(match, seq, seat) {
+  return `#/m/${match}@${seq}?as=${seat === null || seat === undefined ? "public" : `seat:${seat}`}`;
+}
+
+/** `<match>@<seq>` and `as=` into the replay screen's (match, params). */
+function momentOf(part, params) {
+  const [match, seq] = part.split("@");
+  const out = new URLSearchParams();
+  if (seq !== undefined && seq !== "") out.set("seq", seq);
+  const as = params.get("as") ?? "public";
+  out.set("seat", as.startsWith("seat:") ? as.slice(5) : "spectator");
+  return [match, out];
+}
+
 function parseHash() {
   const raw = location.hash.replace(/^#/, "") || "/";
   const [path, query = ""] = raw.split("?");
@@ -104,6 +120,7 @@ async function route() {
   try {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
     else if (parts[0] === "replay" && parts[1]) cleanup = await replayScreen(parts[1], params);
+    else if (parts[0] === "m" && parts[1]) cleanup = await replayScreen(...momentOf(parts[1], params));
     else cleanup = await lobbyScreen();
   } catch (err) {
     fill(app, h("div.panel", {}, h("h2", {}, "Something went wrong"), h("p", {}, explain(err)),
@@ -611,7 +628,9 @@ async function matchScreen(matchId, params) {
       h("span.badge", { id: "conn-state" }, connState),
       mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
       mySeat !== null ? h("a.button.small.secondary", { href: `#/match/${matchId}` }, "Watch instead") : null,
-      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, "Replay") : null),
+      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, "Replay")
+        : game?.seq > 0 ? h("a.button.small.secondary", { href: momentAddress(matchId, game.seq - 1, mySeat), id: "look-back",
+          title: "step back through what happened; Back to live returns here" }, "◀ Look back") : null),
       seatsFree.length && mySeat === null
         ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
@@ -737,6 +756,8 @@ async function replayScreen(matchId, params) {
     h("option", { value: s === null ? "spectator" : String(s), selected: s === seat }, s === null ? "Spectators" : seatLabel(s, ns))));
   const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq, "aria-label": "commit" });
   const label = h("strong", { id: "replay-seq" });
+  const viewer = h("span", { id: "replay-viewer" });
+  const moveList = h("ol.log.move-list", { id: "move-list", "aria-label": "every move: pick one to go there", tabindex: 0 });
   const commitBox = h("div.commit", { id: "replay-commit" });
   const statusBox = h("div.panel", { id: "status" });
   const logBox = h("div");
@@ -759,6 +780,21 @@ async function replayScreen(matchId, params) {
   const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
   const ctxAt = (frame) => ({ view: frame?.view ?? {}, status: frame?.status ?? {}, seat, names: ns, mode: "replay", last: {} });
+  // "you" only for a seat this browser plays; anyone else's perspective is named as theirs
+  const ownSeat = () => (seat !== null && tokens[seat] ? seat : null);
+  const viewName = () => (seat === null ? "The spectators' view" : ownSeat() !== null ? "Your view" : `${ns[seat] || `Seat ${seat}`}'s view`);
+  const address = () => `${location.origin}${location.pathname}${momentAddress(matchId, seq, seat)}`;
+  async function share() {
+    const link = address();
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(`Copied: ${link}`);
+    } catch {
+      toast(`The address of this moment: ${link}`);
+    }
+    shareBox.value = link;
+  }
+  const shareBox = h("input.mono", { id: "share-link", readonly: true, "aria-label": "the address of this moment", style: "width: 100%; margin-top: .4rem" });
   const said = (i) => {
     const c = log?.commits?.[i - 1];
     if (!c) return [];
@@ -773,33 +809,58 @@ async function replayScreen(matchId, params) {
         openHandBadge(summary),
         finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
         finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
-        h("a.button.small.secondary", { href: `#/match/${matchId}` }, finished ? "Final table" : "Live table")),
+        h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: "copy the address of this moment, seen by this audience" }, "Share this moment"),
+        h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? "Final table" : "Back to live")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
         btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),
         slider, btn("replay-next", "next ▶", () => go(seq + 1)), btn("replay-last", "end »", () => go(last)),
         h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
-      commitBox),
-    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox, logBox)));
+      h("p", { style: "margin: .4rem 0 0" }, h("strong", {}, viewer)),
+      commitBox, shareBox),
+    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox,
+      h("div.panel.log-panel", {}, h("h3", {}, "Moves"), moveList), logBox)));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
   seatSel.addEventListener("change", () => {
     seat = seatSel.value === "spectator" ? null : Number(seatSel.value);
-    show();
+    loadStory().then(show);
   });
   const onKey = (ev) => {
     // inputs and selects handle their own arrows (the slider steps itself and says so)
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
     if (ev.key === "ArrowLeft") go(seq - 1);
     if (ev.key === "ArrowRight") go(seq + 1);
+    if (ev.key === "Home") go(0);
+    if (ev.key === "End") go(last);
   };
   document.addEventListener("keydown", onKey);
+
+  // One line per commit, in the narrated words, to jump from: the words come from the whole
+  // story at the last seq this audience may see, read once.
+  let story = null;
+  async function loadStory() {
+    const whole = await client.replay(matchId, { seq: last, seat, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
+    const bySeq = new Map();
+    for (const e of whole?.log ?? []) if (e.said?.length) bySeq.set(e.seq, e.said.join(" "));
+    for (let i = 1; i <= last; i++) if (!bySeq.has(i)) bySeq.set(i, said(i).join(" ") || `commit ${i}`);
+    story = bySeq;
+  }
+  function drawMoveList() {
+    if (!story) return;
+    fill(moveList, [...story].sort((a, b) => a[0] - b[0]).map(([n, text]) => h("li", { "data-seq": n, class: n === seq ? "current" : null },
+      h("button.link", { type: "button", onclick: () => go(n), "aria-current": n === seq ? "step" : null },
+        h("span.log-seq", {}, String(n)), " ", text))));
+    moveList.querySelector("li.current")?.scrollIntoView({ block: "nearest" });
+  }
 
   let shown = 0;
   async function show() {
     const ticket = ++shown;
     slider.value = String(seq);
     label.textContent = String(seq);
-    history.replaceState(null, "", `#/replay/${matchId}?seq=${seq}&seat=${seat === null ? "spectator" : seat}`);
+    history.replaceState(null, "", momentAddress(matchId, seq, seat));
+    viewer.textContent = viewName();
+    shareBox.value = address();
     const key = `${seat}:${seq}`;
     let frame = cache.get(key);
     if (!frame) {
@@ -823,14 +884,15 @@ async function replayScreen(matchId, params) {
         h("summary", {}, plural(log.commits[seq - 1].events.length, "event")),
         h("ul.mono", { style: "font-size: .8rem; margin: .3rem 0" }, log.commits[seq - 1].events.map((e) =>
           h("li", {}, e.type, " ", JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type"))).slice(0, 160))))) : null);
-    fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: seat, players: summary.players }));
+    fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: ownSeat(), players: summary.players }));
     const lastCmd = c?.command;
     let tokensOfLast = [];
     try {
       tokensOfLast = lastCmd ? boardView.module.path(lastCmd, ctxAt(frame)) : [];
     } catch { /* a system commit has no path */ }
     boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
-    fill(endBox, seq === last ? renderEnd(frame.status, words, ns, seat) : null);
+    fill(endBox, seq === last ? renderEnd(frame.status, words, ns, ownSeat()) : null);
+    drawMoveList();
     if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
       const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
       fill(logBox, renderLog(entries.slice(-40), ns));
@@ -843,6 +905,7 @@ async function replayScreen(matchId, params) {
     if (list) list.scrollTop = list.scrollHeight;
     document.body.dataset.replaySeq = String(seq);
   }
+  await loadStory();
   await show();
   return () => document.removeEventListener("keydown", onKey);
 }
