@@ -4,8 +4,8 @@
 //   #/m/<id>@<seq>[?as=public|seat:N]  one moment of a match as one audience: its address
 //   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
-import { boardFor } from "./boards/index.js";
-import { escapeCancels, Picker } from "./picker.js";
+import { boardFor, loadBoard } from "./boards/index.js";
+import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 
 const client = new TeahouseClient();
@@ -93,9 +93,10 @@ function names(summary) {
 
 /** The public facts a board draws from (card faces, the map): the board module learns them. */
 async function loadReference(summary) {
+  const board = await loadBoard(summary.game);
   try {
     const reference = (await client.reference(summary.match)).reference;
-    boardFor(summary.game).setReference(reference);
+    board.setReference(reference);
     return reference;
   } catch (err) {
     toast(`No reference data: ${explain(err)}`, "error"); // the board still draws what it can
@@ -115,6 +116,7 @@ async function takeSeat(match, seat = null) {
 async function route() {
   cleanup();
   cleanup = () => {};
+  delete document.body.dataset.replaySeq; // a new screen has shown no step yet
   const { parts, params } = parseHash();
   fill(app, h("p.muted", {}, "Loading…"));
   try {
@@ -397,6 +399,7 @@ async function matchScreen(matchId, params) {
     tokenLabel: (t) => board.label(t, ctx()),
     send: (cmd, label) => play(cmd, label),
     changed: () => render(),
+    costly: (cmd) => Boolean(board.module.costly?.(cmd, ctx())),
   });
   const offEscape = escapeCancels(picker);
 
@@ -531,6 +534,8 @@ async function matchScreen(matchId, params) {
   async function play(cmd, label = null) {
     if (sending) return;
     sending = true;
+    // how many moves this page has sent: a test (or a person's tool) sees a one-tap move leave
+    document.body.dataset.moves = String(Number(document.body.dataset.moves ?? 0) + 1);
     picker.busy = true;
     const text = label ?? board.describe(cmd, ctx());
     render();
@@ -577,8 +582,9 @@ async function matchScreen(matchId, params) {
         h("strong", { id: "turn-line", class: mine ? "your-turn" : null }, turn),
         game.deadline && !game.over ? h("span", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
         h("button.small.secondary", { type: "button", id: "to-log", onclick: showLog }, "Log")),
-      lastSaid ? h("div.strip-last", { id: "last-move-line" },
-        lastSaid.seat !== null && lastSaid.seat !== undefined ? `${seatLabel(lastSaid.seat, ns)}: ` : "", lastSaid.text) : null);
+      h("div.strip-last", { id: "last-move-line" }, lastSaid
+        ? [lastSaid.seat !== null && lastSaid.seat !== undefined ? `${seatLabel(lastSaid.seat, ns)}: ` : "", lastSaid.text]
+        : game.seq === 0 ? "Nothing has happened yet." : "The match has started."));
     announce(mine, lastSaid);
   }
 
@@ -684,7 +690,10 @@ async function matchScreen(matchId, params) {
     const ready = legal.seq === game.seq;
     fill(ui.bar, ready ? picker.bar(board.root) : h("p.muted.picker", {}, "Asking the server for your moves…"), tried);
     fill(ui.moves, h("div.row", {}, h("h3.grow", {}, "Your moves"), h("span.your-turn", {}, "Your turn")),
-      h("p.muted", {}, "Point at the highlighted cards and places on the board, then confirm."),
+      h("p.muted", {}, alwaysConfirm() ? "Point at the highlighted cards and places on the board, then confirm."
+        : "Point at the highlighted cards and places on the board: a move goes as soon as it can mean only one thing."),
+      h("label", {}, h("input", { type: "checkbox", id: "always-confirm", checked: alwaysConfirm(),
+        onchange: (ev) => { setAlwaysConfirm(ev.target.checked); render(); } }), "always confirm"),
       ready ? picker.list() : null, typedCommand());
   }
 
@@ -757,7 +766,7 @@ async function replayScreen(matchId, params) {
   const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq, "aria-label": "commit" });
   const label = h("strong", { id: "replay-seq" });
   const viewer = h("span", { id: "replay-viewer" });
-  const moveList = h("ol.log.move-list", { id: "move-list", "aria-label": "every move: pick one to go there", tabindex: 0 });
+  const moveList = h("ol.log.move-list", { id: "replay-moves", "aria-label": "every move: pick one to go there", tabindex: 0 });
   const commitBox = h("div.commit", { id: "replay-commit" });
   const statusBox = h("div.panel", { id: "status" });
   const logBox = h("div");

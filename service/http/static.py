@@ -2,7 +2,8 @@
 JavaScript SDK it imports (`/js`) and each game's view schema (`/api/games/{game}/view-schema`).
 
 They are package data of `clients` and `protocol` (pyproject.toml), found with importlib.resources,
-so that an installed wheel serves them exactly as a checkout does.
+so that an installed wheel serves them exactly as a checkout does; the web client and the SDK are
+served from memory, gzipped and with ETags (service/http/packed.py).
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from importlib.resources import files
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from service.games import GAMES
+from service.http.packed import PackedFiles
 
 
 def package_dir(package: str, name: str) -> Path:
@@ -36,10 +37,6 @@ def view_schemas() -> dict[str, bytes]:
     return {g: path.read_bytes() for g, path in found.items() if path.is_file()}
 
 
-async def web_index(request: Request) -> Response:
-    return FileResponse(WEB / "index.html")
-
-
 async def to_web(request: Request) -> Response:
     return RedirectResponse("/web/")
 
@@ -48,11 +45,12 @@ def routes() -> list[BaseRoute]:
     """The web client and the SDK, each only where its files are installed."""
     out: list[BaseRoute] = []
     if (WEB / "index.html").exists():
+        web = PackedFiles(WEB)
         out += [
             Route("/", to_web),
-            Route("/web/", web_index),
-            Mount("/web", StaticFiles(directory=WEB), name="web"),
+            Route("/web/", web.one("index.html"), methods=["GET", "HEAD"]),
+            Mount("/web", web, name="web"),
         ]
     if (JS / "teahouse.js").exists():
-        out.append(Mount("/js", StaticFiles(directory=JS), name="js"))
+        out.append(Mount("/js", PackedFiles(JS), name="js"))
     return out

@@ -60,16 +60,16 @@ def test_a_moment_opened_from_its_address_shows_what_the_stepper_shows(pages, ap
     assert fresh.locator("#replay-viewer").inner_text() == "The spectators' view"
 
     # the move list jumps; Home and End go to the ends; the arrows step
-    fresh.locator("#move-list li[data-seq='3'] button").click()
+    fresh.locator("#replay-moves li[data-seq='3'] button").click()
     at_seq(fresh, 3)
-    assert fresh.locator("#move-list li.current").get_attribute("data-seq") == "3"
+    assert fresh.locator("#replay-moves li.current").get_attribute("data-seq") == "3"
     fresh.locator("body").press("End")
     at_seq(fresh, summary["seq"])
     fresh.locator("body").press("Home")
     at_seq(fresh, 0)
     fresh.locator("body").press("ArrowRight")
     at_seq(fresh, 1)
-    assert fresh.locator("#move-list li").count() == summary["seq"]
+    assert fresh.locator("#replay-moves li").count() == summary["seq"]
     assert pages.errors == []
 
 
