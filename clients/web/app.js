@@ -1,10 +1,11 @@
 // The Teahouse web client: lobby, match screen (play or watch), replay. Hash routes:
 //   #/                         the lobby
 //   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
-//   #/replay/<id>[?seat=S&seq=N]  step through a match as audience S (spectators by default)
+//   #/m/<id>@<seq>[?as=public|seat:N]  one moment of a match as one audience: its address
+//   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
-import { boardFor } from "./boards/index.js";
-import { escapeCancels, Picker } from "./picker.js";
+import { boardFor, loadBoard } from "./boards/index.js";
+import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 
 const client = new TeahouseClient();
@@ -56,6 +57,21 @@ function explain(err) {
   return err?.message ?? String(err);
 }
 
+/** The address of one moment: `#/m/<match>@<seq>?as=public|seat:N`. */
+function momentAddress(match, seq, seat) {
+  return `#/m/${match}@${seq}?as=${seat === null || seat === undefined ? "public" : `seat:${seat}`}`;
+}
+
+/** `<match>@<seq>` and `as=` into the replay screen's (match, params). */
+function momentOf(part, params) {
+  const [match, seq] = part.split("@");
+  const out = new URLSearchParams();
+  if (seq !== undefined && seq !== "") out.set("seq", seq);
+  const as = params.get("as") ?? "public";
+  out.set("seat", as.startsWith("seat:") ? as.slice(5) : "spectator");
+  return [match, out];
+}
+
 function parseHash() {
   const raw = location.hash.replace(/^#/, "") || "/";
   const [path, query = ""] = raw.split("?");
@@ -77,9 +93,10 @@ function names(summary) {
 
 /** The public facts a board draws from (card faces, the map): the board module learns them. */
 async function loadReference(summary) {
+  const board = await loadBoard(summary.game);
   try {
     const reference = (await client.reference(summary.match)).reference;
-    boardFor(summary.game).setReference(reference);
+    board.setReference(reference);
     return reference;
   } catch (err) {
     toast(`No reference data: ${explain(err)}`, "error"); // the board still draws what it can
@@ -99,11 +116,13 @@ async function takeSeat(match, seat = null) {
 async function route() {
   cleanup();
   cleanup = () => {};
+  delete document.body.dataset.replaySeq; // a new screen has shown no step yet
   const { parts, params } = parseHash();
   fill(app, h("p.muted", {}, "Loading…"));
   try {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
     else if (parts[0] === "replay" && parts[1]) cleanup = await replayScreen(parts[1], params);
+    else if (parts[0] === "m" && parts[1]) cleanup = await replayScreen(...momentOf(parts[1], params));
     else cleanup = await lobbyScreen();
   } catch (err) {
     fill(app, h("div.panel", {}, h("h2", {}, "Something went wrong"), h("p", {}, explain(err)),
@@ -245,7 +264,7 @@ async function lobbyScreen() {
     h("section.panel", {},
       h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
         h("button.secondary.small", { onclick: refresh }, "Refresh")),
-      h("table", {}, h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "Created", ""].map((t) => h("th", {}, t)))), tbody)));
+      h("table.matches", { id: "match-table" }, h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "Created", ""].map((t) => h("th", {}, t)))), tbody)));
   await refresh();
   const timer = setInterval(refresh, 4000);
   return () => clearInterval(timer);
@@ -305,7 +324,8 @@ class BoardView {
 
 /** The running log of sentences, newest last, scrolled to the end. */
 function renderLog(entries, names) {
-  const list = h("ol.log", { id: "game-log", "aria-label": "what happened", "aria-live": "polite" },
+  // tabindex: a keyboard can focus the log and scroll it; #announce speaks new sentences.
+  const list = h("ol.log", { id: "game-log", "aria-label": "what happened", tabindex: 0 },
     entries.map((e) => h("li", { "data-seq": e.seq, class: e.kind ?? null },
       h("span.log-seq", {}, String(e.seq)), " ",
       e.seat !== null && e.seat !== undefined ? h("strong", {}, `${names[e.seat] || `Seat ${e.seat}`}: `) : null,
@@ -345,7 +365,9 @@ async function matchScreen(matchId, params) {
   const board = new BoardView(summary.game, reference);
 
   const ui = {
-    head: h("div.panel"),
+    strip: h("div.turn-strip", { id: "turn-strip" }),
+    announce: h("div.sr-only", { id: "announce", role: "status", "aria-live": "polite" }),
+    head: h("div.panel.match-head"),
     status: h("div.panel", { id: "status" }),
     presence: h("div.panel", { id: "presence" }),
     moves: h("div.panel", { id: "moves" }),
@@ -356,7 +378,9 @@ async function matchScreen(matchId, params) {
   };
   const rawBody = h("div");
   ui.raw.append(rawBody);
-  fill(app, ui.head, h("div.columns", {},
+  // On a phone the strip (whose turn, the clock, the last move, the log one tap away) stays at
+  // the top and the board comes right under it; the picker is a bottom sheet over the rest.
+  fill(app, ui.strip, ui.announce, ui.head, h("div.columns", {},
     h("div.board-col", {}, ui.end, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
     h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence)));
 
@@ -375,6 +399,7 @@ async function matchScreen(matchId, params) {
     tokenLabel: (t) => board.label(t, ctx()),
     send: (cmd, label) => play(cmd, label),
     changed: () => render(),
+    costly: (cmd) => Boolean(board.module.costly?.(cmd, ctx())),
   });
   const offEscape = escapeCancels(picker);
 
@@ -509,6 +534,8 @@ async function matchScreen(matchId, params) {
   async function play(cmd, label = null) {
     if (sending) return;
     sending = true;
+    // how many moves this page has sent: a test (or a person's tool) sees a one-tap move leave
+    document.body.dataset.moves = String(Number(document.body.dataset.moves ?? 0) + 1);
     picker.busy = true;
     const text = label ?? board.describe(cmd, ctx());
     render();
@@ -539,6 +566,62 @@ async function matchScreen(matchId, params) {
     }
   }
 
+  /** The line that must never be out of sight: whose turn, the clock, the last move, the log. */
+  function renderStrip() {
+    const ns = names(summary);
+    const toAct = game.status.to_act ?? [];
+    const mine = mySeat !== null && game.myTurn && !game.over;
+    const turn = game.over ? "The match is over"
+      : game.seq === 0 ? "Waiting for every seat to be taken"
+        : mine ? "Your turn"
+          : toAct.length ? `${toAct.map((s) => (s === mySeat ? "you" : seatLabel(s, ns))).join(", ")} to move` : "The table moves on";
+    const lastSaid = [...log].reverse().find((e) => e.text);
+    ui.strip.classList.toggle("mine", mine);
+    fill(ui.strip,
+      h("div.strip-row", {},
+        h("strong", { id: "turn-line", class: mine ? "your-turn" : null }, turn),
+        game.deadline && !game.over ? h("span", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
+        h("button.small.secondary", { type: "button", id: "to-log", onclick: showLog }, "Log")),
+      h("div.strip-last", { id: "last-move-line" }, lastSaid
+        ? [lastSaid.seat !== null && lastSaid.seat !== undefined ? `${seatLabel(lastSaid.seat, ns)}: ` : "", lastSaid.text]
+        : game.seq === 0 ? "Nothing has happened yet." : "The match has started."));
+    announce(mine, lastSaid);
+  }
+
+  /** The log, one tap away: scrolled to and focused, so a keyboard can scroll it. */
+  function showLog() {
+    const l = document.getElementById("game-log");
+    if (!l) return;
+    l.closest(".log-panel")?.scrollIntoView({ block: "start" });
+    l.focus({ preventScroll: true });
+  }
+
+  // The tab title and a live region say when the turn comes to this seat, and each new sentence,
+  // so a player in another tab or with a screen reader knows without looking.
+  let announced = { mine: false, seq: null };
+  function announce(mine, lastSaid) {
+    document.title = `${mine ? "● Your turn — " : ""}Teahouse — ${gameName(summary.game)} ${matchId}`;
+    if (mine === announced.mine && game.seq === announced.seq) return;
+    const parts = [];
+    if (game.seq !== announced.seq && lastSaid && lastSaid.seq === game.seq) parts.push(lastSaid.text);
+    if (mine) parts.push("Your turn.");
+    announced = { mine, seq: game.seq };
+    if (parts.length) ui.announce.textContent = parts.join(" ");
+  }
+
+  /** What was just picked stays above the bottom sheet: scrolled up when the sheet would hide it. */
+  function keepPickedInSight() {
+    const sheet = document.getElementById("picker");
+    const fixed = getComputedStyle(ui.bar).position === "fixed";
+    // the page can always scroll its last part out from under the sheet
+    app.style.paddingBottom = fixed && ui.bar.offsetHeight ? `${ui.bar.offsetHeight + 16}px` : "";
+    const picked = [...board.root.querySelectorAll(".picked")].pop();
+    if (!sheet || !picked || !fixed) return;
+    const top = sheet.getBoundingClientRect().top;
+    const r = picked.getBoundingClientRect();
+    if (r.bottom > top - 8) window.scrollBy({ top: r.bottom - top + 16 });
+  }
+
   function renderHead() {
     const seatsFree = summary.seats.filter((s) => !s.taken);
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
@@ -551,7 +634,9 @@ async function matchScreen(matchId, params) {
       h("span.badge", { id: "conn-state" }, connState),
       mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
       mySeat !== null ? h("a.button.small.secondary", { href: `#/match/${matchId}` }, "Watch instead") : null,
-      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, "Replay") : null),
+      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, "Replay")
+        : game?.seq > 0 ? h("a.button.small.secondary", { href: momentAddress(matchId, game.seq - 1, mySeat), id: "look-back",
+          title: "step back through what happened; Back to live returns here" }, "◀ Look back") : null),
       seatsFree.length && mySeat === null
         ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
@@ -605,7 +690,10 @@ async function matchScreen(matchId, params) {
     const ready = legal.seq === game.seq;
     fill(ui.bar, ready ? picker.bar(board.root) : h("p.muted.picker", {}, "Asking the server for your moves…"), tried);
     fill(ui.moves, h("div.row", {}, h("h3.grow", {}, "Your moves"), h("span.your-turn", {}, "Your turn")),
-      h("p.muted", {}, "Point at the highlighted cards and places on the board, then confirm."),
+      h("p.muted", {}, alwaysConfirm() ? "Point at the highlighted cards and places on the board, then confirm."
+        : "Point at the highlighted cards and places on the board: a move goes as soon as it can mean only one thing."),
+      h("label", {}, h("input", { type: "checkbox", id: "always-confirm", checked: alwaysConfirm(),
+        onchange: (ev) => { setAlwaysConfirm(ev.target.checked); render(); } }), "always confirm"),
       ready ? picker.list() : null, typedCommand());
   }
 
@@ -619,8 +707,8 @@ async function matchScreen(matchId, params) {
     if (closed) return;
     renderHead();
     if (game) {
+      renderStrip();
       fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
-        game.deadline && !game.over ? h("p", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
       fill(ui.end, renderEnd(game.status, lastSeen.said, names(summary), mySeat));
       fill(ui.log, renderLog(log.slice(-60), names(summary)));
@@ -630,6 +718,7 @@ async function matchScreen(matchId, params) {
     renderPresence();
     renderBoard();
     renderMoves();
+    keepPickedInSight();
     fetchLegal();
   }
   ui.raw.addEventListener("toggle", () => render());
@@ -640,6 +729,7 @@ async function matchScreen(matchId, params) {
     closed = true;
     clearInterval(ticker);
     offEscape();
+    app.style.paddingBottom = "";
     conn?.close();
   };
 }
@@ -675,6 +765,8 @@ async function replayScreen(matchId, params) {
     h("option", { value: s === null ? "spectator" : String(s), selected: s === seat }, s === null ? "Spectators" : seatLabel(s, ns))));
   const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq, "aria-label": "commit" });
   const label = h("strong", { id: "replay-seq" });
+  const viewer = h("span", { id: "replay-viewer" });
+  const moveList = h("ol.log.move-list", { id: "replay-moves", "aria-label": "every move: pick one to go there", tabindex: 0 });
   const commitBox = h("div.commit", { id: "replay-commit" });
   const statusBox = h("div.panel", { id: "status" });
   const logBox = h("div");
@@ -697,6 +789,21 @@ async function replayScreen(matchId, params) {
   const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
   const ctxAt = (frame) => ({ view: frame?.view ?? {}, status: frame?.status ?? {}, seat, names: ns, mode: "replay", last: {} });
+  // "you" only for a seat this browser plays; anyone else's perspective is named as theirs
+  const ownSeat = () => (seat !== null && tokens[seat] ? seat : null);
+  const viewName = () => (seat === null ? "The spectators' view" : ownSeat() !== null ? "Your view" : `${ns[seat] || `Seat ${seat}`}'s view`);
+  const address = () => `${location.origin}${location.pathname}${momentAddress(matchId, seq, seat)}`;
+  async function share() {
+    const link = address();
+    try {
+      await navigator.clipboard.writeText(link);
+      toast(`Copied: ${link}`);
+    } catch {
+      toast(`The address of this moment: ${link}`);
+    }
+    shareBox.value = link;
+  }
+  const shareBox = h("input.mono", { id: "share-link", readonly: true, "aria-label": "the address of this moment", style: "width: 100%; margin-top: .4rem" });
   const said = (i) => {
     const c = log?.commits?.[i - 1];
     if (!c) return [];
@@ -711,33 +818,58 @@ async function replayScreen(matchId, params) {
         openHandBadge(summary),
         finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
         finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
-        h("a.button.small.secondary", { href: `#/match/${matchId}` }, finished ? "Final table" : "Live table")),
+        h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: "copy the address of this moment, seen by this audience" }, "Share this moment"),
+        h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? "Final table" : "Back to live")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
         btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),
         slider, btn("replay-next", "next ▶", () => go(seq + 1)), btn("replay-last", "end »", () => go(last)),
         h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
-      commitBox),
-    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox, logBox)));
+      h("p", { style: "margin: .4rem 0 0" }, h("strong", {}, viewer)),
+      commitBox, shareBox),
+    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox,
+      h("div.panel.log-panel", {}, h("h3", {}, "Moves"), moveList), logBox)));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
   seatSel.addEventListener("change", () => {
     seat = seatSel.value === "spectator" ? null : Number(seatSel.value);
-    show();
+    loadStory().then(show);
   });
   const onKey = (ev) => {
     // inputs and selects handle their own arrows (the slider steps itself and says so)
     if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement) return;
     if (ev.key === "ArrowLeft") go(seq - 1);
     if (ev.key === "ArrowRight") go(seq + 1);
+    if (ev.key === "Home") go(0);
+    if (ev.key === "End") go(last);
   };
   document.addEventListener("keydown", onKey);
+
+  // One line per commit, in the narrated words, to jump from: the words come from the whole
+  // story at the last seq this audience may see, read once.
+  let story = null;
+  async function loadStory() {
+    const whole = await client.replay(matchId, { seq: last, seat, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
+    const bySeq = new Map();
+    for (const e of whole?.log ?? []) if (e.said?.length) bySeq.set(e.seq, e.said.join(" "));
+    for (let i = 1; i <= last; i++) if (!bySeq.has(i)) bySeq.set(i, said(i).join(" ") || `commit ${i}`);
+    story = bySeq;
+  }
+  function drawMoveList() {
+    if (!story) return;
+    fill(moveList, [...story].sort((a, b) => a[0] - b[0]).map(([n, text]) => h("li", { "data-seq": n, class: n === seq ? "current" : null },
+      h("button.link", { type: "button", onclick: () => go(n), "aria-current": n === seq ? "step" : null },
+        h("span.log-seq", {}, String(n)), " ", text))));
+    moveList.querySelector("li.current")?.scrollIntoView({ block: "nearest" });
+  }
 
   let shown = 0;
   async function show() {
     const ticket = ++shown;
     slider.value = String(seq);
     label.textContent = String(seq);
-    history.replaceState(null, "", `#/replay/${matchId}?seq=${seq}&seat=${seat === null ? "spectator" : seat}`);
+    history.replaceState(null, "", momentAddress(matchId, seq, seat));
+    viewer.textContent = viewName();
+    shareBox.value = address();
     const key = `${seat}:${seq}`;
     let frame = cache.get(key);
     if (!frame) {
@@ -761,14 +893,15 @@ async function replayScreen(matchId, params) {
         h("summary", {}, plural(log.commits[seq - 1].events.length, "event")),
         h("ul.mono", { style: "font-size: .8rem; margin: .3rem 0" }, log.commits[seq - 1].events.map((e) =>
           h("li", {}, e.type, " ", JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type"))).slice(0, 160))))) : null);
-    fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: seat, players: summary.players }));
+    fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: ownSeat(), players: summary.players }));
     const lastCmd = c?.command;
     let tokensOfLast = [];
     try {
       tokensOfLast = lastCmd ? boardView.module.path(lastCmd, ctxAt(frame)) : [];
     } catch { /* a system commit has no path */ }
     boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
-    fill(endBox, seq === last ? renderEnd(frame.status, words, ns, seat) : null);
+    fill(endBox, seq === last ? renderEnd(frame.status, words, ns, ownSeat()) : null);
+    drawMoveList();
     if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
       const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
       fill(logBox, renderLog(entries.slice(-40), ns));
@@ -781,6 +914,7 @@ async function replayScreen(matchId, params) {
     if (list) list.scrollTop = list.scrollHeight;
     document.body.dataset.replaySeq = String(seq);
   }
+  await loadStory();
   await show();
   return () => document.removeEventListener("keydown", onKey);
 }

@@ -2,7 +2,9 @@
 // It knows no game: a board module maps each legal command to the sequence of pick tokens a
 // person points at (`path(command, ctx)`), draws anything pointable with `data-pick="<token>"`,
 // and the picker narrows the seat's legal moves by the tokens picked so far, marks what may come
-// next, offers tokens without a place on the board as buttons, and sends the move on Confirm.
+// next, offers tokens without a place on the board as buttons, and sends the move as soon as the
+// picked tokens can only mean one whole move (one tap when one thing can happen); Confirm stays
+// for the moves a board marks as costly to misclick, and for people who ask for it always.
 import { h } from "./render.js";
 
 const samePrefix = (path, picked) => picked.every((t, i) => path[i] === t);
@@ -10,9 +12,10 @@ const samePrefix = (path, picked) => picked.every((t, i) => path[i] === t);
 export class Picker {
   /**
    * @param {{path: (cmd: object) => string[], send: (cmd: object) => void, changed: () => void,
-   *          tokenLabel?: (token: string) => string, moveLabel?: (i: number) => string}} opts
+   *          tokenLabel?: (token: string) => string, costly?: (cmd: object) => boolean}} opts
    */
-  constructor({ path, send, changed, tokenLabel = (t) => t }) {
+  constructor({ path, send, changed, tokenLabel = (t) => t, costly = () => false }) {
+    this.costly = costly;
     this.pathOf = path;
     this.send = send;
     this.changed = changed;
@@ -61,6 +64,11 @@ export class Picker {
   pick(token) {
     if (this.busy || !this.next.has(token)) return;
     this.picked = [...this.picked, token];
+    const whole = this.complete();
+    if (whole >= 0 && this.next.size === 0 && !alwaysConfirm() && !this.costly(this.moves[whole])) {
+      this.confirm();
+      return;
+    }
     this.changed();
   }
 
@@ -150,6 +158,18 @@ export class Picker {
         type: "button", disabled: this.busy, "data-move": JSON.stringify(m), onclick: () => this.send(m, this.label(i)),
       }, this.label(i)))));
   }
+}
+
+const CONFIRM_KEY = "teahouse.confirm";
+
+/** The person's setting: every move waits for Confirm, even one that only one tap can mean. */
+export function alwaysConfirm() {
+  return globalThis.localStorage?.getItem(CONFIRM_KEY) === "always";
+}
+
+export function setAlwaysConfirm(on) {
+  if (on) localStorage.setItem(CONFIRM_KEY, "always");
+  else localStorage.removeItem(CONFIRM_KEY);
 }
 
 /** Escape cancels the picking on the page (installed once per screen; returns its remover). */

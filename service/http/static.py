@@ -3,7 +3,8 @@ JavaScript SDK it imports (`/js`), each game's view schema (`/api/games/{game}/v
 the OpenAPI document of the HTTP routes (`/api/openapi.json`).
 
 They are package data of `clients` and `protocol` (pyproject.toml), found with importlib.resources,
-so that an installed wheel serves them exactly as a checkout does.
+so that an installed wheel serves them exactly as a checkout does; the web client and the SDK are
+served from memory, gzipped and with ETags (service/http/packed.py).
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from importlib.resources import files
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from service.games import GAMES
+from service.http.packed import PackedFiles
 
 
 def package_dir(package: str, name: str) -> Path:
@@ -43,10 +44,6 @@ def openapi_document() -> bytes:
     return files("protocol").joinpath("openapi.json").read_bytes()
 
 
-async def web_index(request: Request) -> Response:
-    return FileResponse(WEB / "index.html")
-
-
 async def to_web(request: Request) -> Response:
     return RedirectResponse("/web/")
 
@@ -60,11 +57,12 @@ def routes() -> list[BaseRoute]:
 
     out: list[BaseRoute] = [Route("/api/openapi.json", openapi)]
     if (WEB / "index.html").exists():
+        web = PackedFiles(WEB)
         out += [
             Route("/", to_web),
-            Route("/web/", web_index),
-            Mount("/web", StaticFiles(directory=WEB), name="web"),
+            Route("/web/", web.one("index.html"), methods=["GET", "HEAD"]),
+            Mount("/web", web, name="web"),
         ]
     if (JS / "teahouse.js").exists():
-        out.append(Mount("/js", StaticFiles(directory=JS), name="js"))
+        out.append(Mount("/js", PackedFiles(JS), name="js"))
     return out

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from tests.support.server import ROOT
-from tests.web.conftest import DESKTOP, PHONE, TIMEOUT_MS, no_horizontal_scroll, shot
+from tests.web.conftest import DESKTOP, PHONE, TIMEOUT_MS, moves_sent, no_horizontal_scroll, shot
 
 # What a page offers right now: the picked tokens, the tokens that may come next (drawn on the
 # board or as choice buttons), whether Confirm would send a whole move.
@@ -47,10 +47,13 @@ Policy = Callable[[int, dict, list[str]], str]
 
 
 def play_one_move(page, seat: int, policy: Policy, steps_max: int = 30) -> list[str]:
-    """Build one whole move on `page` by pointing, then Confirm. `policy(seat, offer, picked)`
-    returns the next token or "confirm". Returns the tokens picked."""
+    """Build one whole move on `page` by pointing, then Confirm unless it went by itself.
+    `policy(seat, offer, picked)` returns the next token or "confirm". Returns the tokens picked."""
     picked: list[str] = []
+    sent = moves_sent(page)
     for _ in range(steps_max):
+        if moves_sent(page) > sent:
+            return picked  # the picks could mean one move only: it went without Confirm
         now = offer(page)
         assert now is not None, "the picker went away in the middle of a move"
         choice = policy(seat, now, picked)

@@ -135,15 +135,24 @@ def watch_from_lobby(page, base: str, match: str) -> None:
     page.wait_for_selector("text=You are watching")
 
 
+def moves_sent(page) -> int:
+    """How many moves the page has sent (a pick that can mean one move only sends it at once)."""
+    return int(page.evaluate("() => Number(document.body.dataset.moves ?? 0)"))
+
+
 def make_one_move(page, rng: random.Random, seq: int, prefer: list[str] = ()) -> list[str]:
     """Make one whole move on the page by pointing: pick highlighted board elements or choice
-    buttons until Confirm is possible, then (sometimes after further optional picks) confirm.
-    Tokens listed in `prefer` are picked whenever they are offered (to steer a match to its
-    end). Returns the picked tokens."""
+    buttons until the move goes by itself (the picks can mean one move only) or Confirm is
+    possible, then (sometimes after further optional picks) confirm. Tokens listed in `prefer`
+    are picked whenever they are offered (to steer a match to its end). Returns the picked
+    tokens."""
     wait_seq(page, seq)
     page.wait_for_selector("#picker #confirm-move")
+    sent = moves_sent(page)
     picked: list[str] = []
     for _ in range(40):
+        if moves_sent(page) > sent:
+            return picked
         confirm = page.locator("#confirm-move:not([disabled])")
         options = page.locator("#board-root .pickable, #choices button")
         n = options.count()

@@ -13,7 +13,7 @@ import re
 import httpx
 
 from tests.support.server import ServerProcess
-from tests.web.conftest import make_one_move, shot, wait_seq
+from tests.web.conftest import make_one_move, moves_sent, seq_of, shot, wait_seq
 
 
 def test_the_collapsed_move_list_plays_and_a_refused_move_shows_why(pages, web_server, api):
@@ -112,11 +112,10 @@ def test_pixies_choices_keep_and_face_down_target_by_clicking_the_board(pages, w
         page.wait_for_selector("#picker #confirm-move")
         pick(page, f"card:{card}")
 
-    take(ada, "B01", 1)  # one way to place it: confirm at once
-    ada.click("#confirm-move")
+    take(ada, "B01", 1)  # one way to place it: the tap sends it, no Confirm
     wait_seq(ada, 2)
+    assert moves_sent(ada) == 1
     take(bob, "G01", 2)
-    bob.click("#confirm-move")
     wait_seq(bob, 3)
     take(ada, "Y01", 3)  # cell 1 holds a face-up card: which stays up?
     ada.wait_for_selector(".market .card.picked[data-card='Y01']")
@@ -128,14 +127,16 @@ def test_pixies_choices_keep_and_face_down_target_by_clicking_the_board(pages, w
     ada.locator(".market .card.pickable[data-card='Y01']").focus()
     ada.keyboard.press("Enter")
     ada.wait_for_selector(".market .card.picked[data-card='Y01']")
+    # a person who wants it keeps Confirm for every move
+    ada.check("#always-confirm")
     pick(ada, "keep:new")
     assert "keep the new card face up" in ada.locator("#picked").inner_text()
     assert ada.locator("#confirm-move").is_enabled()
+    assert seq_of(ada) == 3
     ada.click("#confirm-move")
     wait_seq(ada, 4)
     take(bob, "R01", 4)
-    pick(bob, "keep:existing")
-    bob.click("#confirm-move")
+    pick(bob, "keep:existing")  # the last choice: one tap
     wait_seq(bob, 5)
     # turn 2: Bob took the last card, so he picks first; his cell 1 is a validated pair now
     take(bob, "R02", 5)
@@ -145,7 +146,6 @@ def test_pixies_choices_keep_and_face_down_target_by_clicking_the_board(pages, w
     assert bob.locator(".area[data-seat='0'] .cell.pickable").count() == 0
     shot(bob, "pixies-target-desktop")
     bob.locator(".area[data-seat='1'] .cell.pickable[data-cell='5']").click()
-    bob.click("#confirm-move")
     wait_seq(bob, 6)
     wait_seq(ada, 6)
     view = api.get(f"/api/matches/{mid}/replay").json()["view"]

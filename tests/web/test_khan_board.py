@@ -87,7 +87,9 @@ def seated(pages, base: str) -> tuple[str, dict, object]:
 def conquer_step_by_step(page, tile: str, api, match: str, seq: int) -> None:
     """A conquest as a person builds it: after the tile only the cells that start a legal
     placement are lit; after the cell its orientations are drawn as shapes; the tile lands on
-    exactly the cells the map previewed."""
+    exactly the cells the map previewed. ("Always confirm" is on for it, so that the preview can be
+    read before the move goes; the tap that could only mean one placement sends it otherwise.)"""
+    page.check("#always-confirm")
     page.locator(f".k-tiles [data-pick='{tile}']").click()
     anchors = offer(page)["next"]
     assert anchors and all(t.startswith("cell:") for t in anchors)
@@ -101,6 +103,7 @@ def conquer_step_by_step(page, tile: str, api, match: str, seq: int) -> None:
     shot(page, "khan-conquest-preview-desktop")
     page.click("#confirm-move")
     wait_seq(page, seq + 1)
+    page.uncheck("#always-confirm")
     placed = api.get(f"/api/matches/{match}/replay", params={"seq": seq + 1}).json()["view"]["tiles_placed"][-1]
     assert placed["tile"] == tile.split(":")[1]
     assert {f"cell:{r},{c}" for r, c in placed["cells"]} == preview
@@ -112,12 +115,15 @@ def test_two_people_play_khan_to_the_end_on_the_map_while_a_third_watches(pages,
     ada.wait_for_selector("svg.k-map [data-pick='ruler:russian']")
     assert ada.locator("svg.k-map rect.k-cell").count() == 169 - 15  # 13×13 less the void corners
 
-    # keyboard: Tab reaches a board control, Enter picks it, Escape cancels
+    # keyboard: Tab reaches a board control, Enter picks it, Escape cancels (with "always
+    # confirm" on, since the first control may be a whole move that one key would send)
+    ada.check("#always-confirm")
     token = tab_reaches_a_pickable(ada)
     ada.keyboard.press("Enter")
     assert ada.locator("#cancel-move").is_enabled(), f"Enter did not pick {token}"
     ada.keyboard.press("Escape")
     assert offer(ada)["confirm"] is False
+    ada.uncheck("#always-confirm")
 
     # an invasion step by step: a hand card, then only the cells its background allows are lit
     card = next(t for t in offer(ada)["next"] if t.startswith("card:"))

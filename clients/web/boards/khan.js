@@ -310,6 +310,11 @@ function hand(ctx) {
 // -- the module ---------------------------------------------------------------------------------
 
 const khanBoard = {
+  /** Passing gives up the rest of the turn's actions: it waits for Confirm. */
+  costly(cmd) {
+    return cmd?.type === "pass";
+  },
+
   setReference(reference) {
     linkCss();
     const board = reference?.board ?? {};
