@@ -40,6 +40,9 @@ if [ -n "$machine" ]; then
   command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
   command -v haproxy >/dev/null 2>&1 || missing+=(haproxy)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # Node runs the JS SDK's tests; npm installs the pinned test packages (TypeScript, axe-core)
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "${missing[*]} missing: installing with apt-get" >&2
     export DEBIAN_FRONTEND=noninteractive

@@ -305,6 +305,12 @@ class BoardView {
     for (const el of this.root.querySelectorAll("[data-pick]")) {
       if ((ctx.last?.tokens ?? []).includes(el.getAttribute("data-pick"))) el.classList.add("last-move");
     }
+    // a labelled part with no role is an image to assistive technology (an SVG space, a card:
+    // its label its name), or a group when it holds labelled parts (a hand, the market); the
+    // picker makes the pickable ones buttons
+    for (const el of this.root.querySelectorAll("[aria-label]:not([role])")) {
+      el.setAttribute("role", el.querySelector("[aria-label], [data-pick]") ? "group" : "img");
+    }
     if (picker) picker.decorate(this.root, focusToken);
   }
 

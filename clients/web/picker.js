@@ -110,7 +110,11 @@ export class Picker {
       el.classList.add("pickable");
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
-      if (!el.getAttribute("aria-label")) el.setAttribute("aria-label", this.tokenLabel(token));
+      // a button's name starts with the text it shows, so that voice control ("click 9") and
+      // a screen reader agree with the eye (WCAG 2.5.3)
+      const shown = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+      const label = el.getAttribute("aria-label") || this.tokenLabel(token);
+      el.setAttribute("aria-label", shown && !label.toLowerCase().includes(shown.toLowerCase()) ? `${shown}: ${label}` : label);
       const go = (ev) => {
         ev.preventDefault();
         ev.stopPropagation();

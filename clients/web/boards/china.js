@@ -9,7 +9,8 @@ import { h, renderGeneric, SEAT_COLOURS, SEAT_INK, seatLabel, seatSwatch, svg } 
 
 let MAP = null;
 
-const CARD_BG = { red: "#cc3b2e", green: "#2f9a4e", yellow: "#e0b000", orange: "#e07b1a", purple: "#7d4bb0" };
+// dark enough for white text at 4.5:1 (yellow carries dark ink)
+const CARD_BG = { red: "#b3261e", green: "#1e7a3a", yellow: "#e0b000", orange: "#a84f00", purple: "#7d4bb0" };
 const PROVINCE_BG = { red: "#f6d5d0", green: "#d5ecd9", yellow: "#f8edc0", orange: "#f9dfc6", purple: "#e5d8f2" };
 
 // A schematic layout (the printed board is unknown, see docs/games/china.md): province centres
