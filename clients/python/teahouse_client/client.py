@@ -298,7 +298,9 @@ class Connection:
         answers = self._answers.setdefault(mv.match, [])
         answers.append(answer)
         try:
-            await self._request(answer, msg, [ref, (msg["type"], mv.match)])
+            # (errors name the request by its ref; a server that names requests by type, by
+            # type and match)
+            await self._request(answer, msg, [ref, (msg["type"], mv.match), msg["type"]])
         except BaseException:
             if previous is not None:
                 self.matches[mv.match] = previous
@@ -432,10 +434,12 @@ class Connection:
     async def _send(self, msg: dict[str, Any]) -> None:
         await self._ws.send(encode(msg, self.encoding))
 
-    def _resolve(self, key: Any, msg: dict[str, Any]) -> None:
+    def _resolve(self, key: Any, msg: dict[str, Any]) -> bool:
         fut = self._waiting.get(key)
-        if fut is not None and not fut.done():
-            fut.set_result(msg)
+        if fut is None or fut.done():
+            return False
+        fut.set_result(msg)
+        return True
 
     async def _read(self) -> None:
         try:
@@ -532,8 +536,9 @@ class Connection:
                 # a resync is not awaited by anyone: ask again after the delay given
                 delay = RateLimited("", "", msg).retry_after_ms / 1000
                 asyncio.get_running_loop().call_later(delay, mv._resync_again)
-            self._resolve(("error", ref), msg)
-            self._resolve(("error", (ref, msg.get("match"))), msg)
+            # (to the request of that ref and match, else of that ref)
+            if not self._resolve(("error", (ref, msg.get("match"))), msg):
+                self._resolve(("error", ref), msg)
 
 
 class TeahouseClient:
