@@ -38,9 +38,11 @@ class Tables(Protocol):
     keys: list[str]
     paths: list[tuple[int, ...]]
 
-    def add(self, key: str) -> int: ...
+    def add(self, key: str) -> int:
+        """Intern a key; return its index."""
 
-    def add_path(self, path: tuple[int, ...]) -> None: ...
+    def add_path(self, path: tuple[int, ...]) -> None:
+        """Intern a path (wire form)."""
 
 
 class KeyTable:
@@ -109,6 +111,8 @@ class Expander:
         self.sentences: dict[int, list[str]] = {}
 
     def expand(self, msg: Any) -> Any:
+        """A decoded frame (decode_frame) in, a v1-shaped message out; raises PatchError on a
+        frame it cannot read (then resync rather than guess)."""
         if isinstance(msg, dict):
             ref = msg.get("ref")
             if msg.get("type") == "view" and isinstance(ref, int) and not isinstance(ref, bool):
@@ -241,6 +245,7 @@ def _said(x: Any, sentences: list[str]) -> str:
 
 
 def unpack_value(value: Any, keys: list[str]) -> Any:
+    """A value of a compact patch with its map keys (key-table indices) named again."""
     if type(value) is dict:
         try:
             return {keys[_index(k)]: unpack_value(v, keys) for k, v in value.items()}
