@@ -5,7 +5,7 @@
 // It mirrors the Python SDK (clients/python/teahouse_client) and follows protocol/SPEC.md: protocol v2 (compact
 // patches, SPEC §12, expanded by ./v2.js; `{ version: 1 }` speaks v1), in JSON (the default) or
 // msgpack (`{ encoding: "msgpack" }`, with the small codec in ./msgpack.js), one `view` per
-// join, then one `patch` per commit, applied here as protocol/patch.py applies it (SPEC §6),
+// join, then one `patch` per commit, applied here as the Python SDK (teahouse_client) applies it (SPEC §6),
 // with seq continuity and resync (SPEC §6.6).
 //
 //   import { TeahouseClient } from "./teahouse.js";
@@ -106,7 +106,7 @@ export class PatchError extends Error {
   }
 }
 
-// -- patches (SPEC §6; a port of protocol/patch.py's apply) ----------------------------------
+// -- patches (SPEC §6; a port of the Python SDK's teahouse_client/patch.py) ----------------------------------
 
 const hasOwn = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -1,5 +1,5 @@
 // Protocol v2's compact frames (protocol/SPEC.md §12), expanded back into v1-shaped messages
-// so that the rest of the SDK handles both versions alike. A port of protocol/v2.py's Expander.
+// so that the rest of the SDK handles both versions alike. A port of the Python SDK's Expander (teahouse_client/v2.py).
 //
 //   h = 4 * ref + kind:  patch [h, seq, op..., said?, extras?]   ack [h + 1, seq, id]
 //                        finished [h + 2, seq, result, seed]   presence [h + 3, seats, spectators]
