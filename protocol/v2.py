@@ -41,6 +41,7 @@ from typing import Any
 # Reading compact frames is the clients' side: the Python SDK's, which the server's own checks
 # use too (service/match/projection.py expands what it kept).
 from teahouse_client.v2 import Expander, decode_frame, expand_patch, unpack_value
+from teahouse_client.v2 import KeyTable as ClientKeyTable
 
 __all__ = ["Expander", "KeyTable", "SentenceTable", "compact_ack", "compact_finished", "compact_patch",
            "compact_presence", "decode_frame", "expand_patch", "unpack_value", "without_said"]
@@ -114,31 +115,19 @@ class _SeenOnce:
                 self._once.discard(change[1])
 
 
-class KeyTable(_SeenOnce):
-    """An audience's interned map keys (index <-> string) and interned paths (wire form);
-    `begin`, `settle`, `rollback` as _SeenOnce says."""
+class KeyTable(ClientKeyTable, _SeenOnce):
+    """An audience's interned map keys (index <-> string) and interned paths (wire form): the
+    clients' table (`add` as theirs), with what the server needs to write patches: a path's
+    index, and `begin`, `settle`, `rollback` as _SeenOnce says."""
 
-    __slots__ = ("keys", "index", "paths", "path_index", "wire")
+    __slots__ = ("path_index", "wire")
 
     def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
-        self.keys: list[str] = []
-        self.index: dict[str, int] = {}
-        self.paths: list[tuple[int, ...]] = []
         self.path_index: dict[tuple[int, ...], int] = {}
         self._once: set[tuple[int, ...]] = set()
         self.wire: dict[tuple[str | int, ...], tuple[int, ...]] = {}  # v1 path -> wire path, once known
         self._undo: list[Any] | None = None  # while begun: [keys' length, paths' length, changes to _once]
-        for k in keys:
-            self.add(k)
-        for p in paths:
-            self.add_path(tuple(p))
-
-    def add(self, key: str) -> int:
-        i = self.index.get(key)
-        if i is None:
-            i = self.index[key] = len(self.keys)
-            self.keys.append(key)
-        return i
+        super().__init__(list(keys), list(paths))
 
     def add_path(self, path: tuple[int, ...]) -> None:
         self.path_index[path] = len(self.paths)

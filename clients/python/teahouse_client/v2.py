@@ -1,9 +1,8 @@
 """Protocol v2's compact frames, read (SPEC section 12): turns them back into v1-shaped messages.
 
-v2 is v1 with five messages changed. `view` also carries `ref` (a small integer naming the
-match on this connection), `keys` (the audience's key table), `paths` (its path table) and
-`sentences` (the match's sentence table). `patch`, `ack`, `finished` and `presence` are arrays
-whose first element `h = 4 * ref + kind` names the match and the kind of frame at once:
+A v2 `view` carries `ref`, the number that names its match in this connection's compact
+frames, and the audience's tables (`keys`, `paths`, `sentences`); the compact frames' first
+element `h = 4 * ref + kind` names the match and the kind of frame at once:
 
     patch     [4 ref,     seq, op, op, ..., said?, extras?]
     ack       [4 ref + 1, seq, id]
