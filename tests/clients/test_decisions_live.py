@@ -149,7 +149,12 @@ async def test_the_sdks_work_with_this_server_whichever_decisions_it_has(sqlite_
     client, mid, conns, sent, views = await seated_pair(sqlite_server.url, "msgpack", opened)
     i = next(k for k, v in enumerate(views) if v.my_turn)
     before = views[i].seq
+    seen: list[tuple[str, int]] = []
+    views[1 - i].on_change(lambda reason, view: seen.append((reason, view.seq)))
     assert await conns[i].move(mid, (await conns[i].legal_moves(mid))[0]) == before + 1
+    assert [m["at"] for m in sent[i] if m["type"] == "move"] == [before]
+    await views[1 - i].wait_for(lambda g: g.seq == before + 1, timeout=10)
+    assert ("patch", before + 1) in seen, "the other seat's listener saw the commit"
     got = await asyncio.to_thread(run_js, sqlite_server.url, "json")
     assert got["acked"] == got["before"] + 1
     assert got["spectate"]["presence"]["type"] == "presence" and got["resync"]["presence"]["type"] == "presence"

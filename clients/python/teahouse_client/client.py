@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,7 @@ from teahouse_client.patch import PatchError, apply
 from teahouse_client.v2 import Expander, decode_frame
 from teahouse_client.wire import decode, encode
 
+log = logging.getLogger("teahouse_client")
 CLIENT_NAME = "teahouse-python/0.2"
 # Protocol v2 (compact patches, SPEC §12) is the default; version=1 speaks v1.
 SUBPROTOCOL = {"msgpack": "teahouse.v2.msgpack", "json": "teahouse.v2.json"}
@@ -140,7 +142,10 @@ class MatchView:
 
     async def _notify(self, reason: str) -> None:
         for fn in list(self._listeners):
-            fn(reason, self)
+            try:
+                fn(reason, self)
+            except Exception:  # a listener's fault must not stop the connection's reader
+                log.exception("teahouse_client: a change listener failed")
         async with self._changed:
             self._changed.notify_all()
 
