@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes ./.venv with Teahouse (an editable install of this checkout) and its test tools.
+# Makes ./.venv with Teahouse and its Python SDK (editable installs of this checkout: the server,
+# and clients/python, the SDK's own distribution the server depends on) and its test tools.
 #   ./deploy/bootstrap.sh                the runtime and the test extras (pytest, mypy, Playwright...)
 #   ./deploy/bootstrap.sh --runtime      the runtime dependencies only: what `make serve` needs
 #   ./deploy/bootstrap.sh --with-redis   the test extras, and redis-server, haproxy, chromium on the machine
@@ -23,11 +24,12 @@ fi
 # One stamp per mode; an install with the test extras holds the runtime too.
 with_tests=.venv/.teahouse-installed
 runtime_only=.venv/.teahouse-installed-runtime
-fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ]; }
+fresh() { [ -f "$1" ] && [ ! pyproject.toml -nt "$1" ] && [ ! clients/python/pyproject.toml -nt "$1" ]; }
 if [ -n "$extras" ]; then stamp=$with_tests; else stamp=$runtime_only; fi
 if ! fresh "$stamp" && ! fresh "$with_tests"; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".$extras"
+  # Both in one command, so that the server's dependency on teahouse-client is this checkout's.
+  .venv/bin/python -m pip install --quiet -e ./clients/python -e ".$extras"
   touch "$stamp"
 fi
 

@@ -12,19 +12,16 @@ suite checks `apply(old, diff(old, new)) == new` over random playouts of every g
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from operator import is_
 from typing import Any
 
 import msgpack
 
-Path = list[str | int]
-Op = dict[str, Any]
+# Applying is the clients' side: the Python SDK's, so that the server and every client apply alike.
+from teahouse_client.patch import Op, PatchError, Path, apply
 
-
-class PatchError(ValueError):
-    pass
+__all__ = ["Op", "Path", "PatchError", "apply", "diff"]
 
 
 _ABSENT = object()
@@ -138,64 +135,3 @@ def _diff_list(old: list, new: list, path: Path, ops: list[Op], memo: dict[Any, 
 def _shifted(old: list, new: list, start: int, length: int) -> bool:
     """old[start + 1 : start + length] == new[start : start + length - 1], element by element."""
     return all(_same(old[start + 1 + i], new[start + i]) for i in range(length - 1))
-
-
-def apply(doc: Any, ops: list[Op]) -> Any:
-    """Return a new document; `doc` is left as it was."""
-    doc = copy.deepcopy(doc)
-    for op in ops:
-        doc = _apply_one(doc, op)
-    return doc
-
-
-def _apply_one(doc: Any, op: Op) -> Any:
-    if not isinstance(op, dict) or not isinstance(op.get("path"), list):
-        raise PatchError(f"malformed op {op!r}")
-    kind, path = op.get("op"), op["path"]
-    if kind not in ("add", "remove", "replace"):
-        raise PatchError(f"unknown op {kind!r}")
-    if kind != "remove" and "value" not in op:
-        raise PatchError(f"{kind} without a value at {path!r}")
-    value = copy.deepcopy(op.get("value"))
-    if not path:
-        if kind != "replace":
-            raise PatchError("only replace may address the whole document")
-        return value
-    parent = doc
-    for key in path[:-1]:
-        parent = _step(parent, key, path)
-    last = path[-1]
-    if isinstance(parent, dict):
-        if not isinstance(last, str):
-            raise PatchError(f"map key must be a string at {path!r}")
-        if kind == "remove":
-            if last not in parent:
-                raise PatchError(f"remove of a missing key at {path!r}")
-            del parent[last]
-        elif kind == "replace" and last not in parent:
-            raise PatchError(f"replace of a missing key at {path!r}")
-        else:
-            parent[last] = value
-    elif isinstance(parent, list):
-        if not isinstance(last, int) or isinstance(last, bool):
-            raise PatchError(f"list index must be an integer at {path!r}")
-        limit = len(parent) + (1 if kind == "add" else 0)
-        if not 0 <= last < limit:
-            raise PatchError(f"index {last} out of range at {path!r}")
-        if kind == "add":
-            parent.insert(last, value)
-        elif kind == "remove":
-            del parent[last]
-        else:
-            parent[last] = value
-    else:
-        raise PatchError(f"cannot address inside a {type(parent).__name__} at {path!r}")
-    return doc
-
-
-def _step(node: Any, key: Any, path: Path) -> Any:
-    if isinstance(node, dict) and isinstance(key, str) and key in node:
-        return node[key]
-    if isinstance(node, list) and isinstance(key, int) and not isinstance(key, bool) and 0 <= key < len(node):
-        return node[key]
-    raise PatchError(f"path {path!r} does not exist")

@@ -38,10 +38,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import msgpack
-import orjson
+# Reading compact frames is the clients' side: the Python SDK's, which the server's own checks
+# use too (service/match/projection.py expands what it kept).
+from teahouse_client.v2 import Expander, decode_frame, expand_patch, unpack_value
+from teahouse_client.v2 import KeyTable as ClientKeyTable
 
-from protocol.patch import PatchError
+__all__ = ["Expander", "KeyTable", "SentenceTable", "compact_ack", "compact_finished", "compact_patch",
+           "compact_presence", "decode_frame", "expand_patch", "unpack_value", "without_said"]
 
 PATCH, ACK, FINISHED, PRESENCE = 0, 1, 2, 3
 ADD, REMOVE, REPLACE, INTERN = 0, 1, 2, 3
@@ -112,31 +115,19 @@ class _SeenOnce:
                 self._once.discard(change[1])
 
 
-class KeyTable(_SeenOnce):
-    """An audience's interned map keys (index <-> string) and interned paths (wire form);
-    `begin`, `settle`, `rollback` as _SeenOnce says."""
+class KeyTable(ClientKeyTable, _SeenOnce):
+    """An audience's interned map keys (index <-> string) and interned paths (wire form): the
+    clients' table (`add` as theirs), with what the server needs to write patches: a path's
+    index, and `begin`, `settle`, `rollback` as _SeenOnce says."""
 
-    __slots__ = ("keys", "index", "paths", "path_index", "wire")
+    __slots__ = ("path_index", "wire")
 
     def __init__(self, keys: Iterable[str] = (), paths: Iterable[Iterable[int]] = ()) -> None:
-        self.keys: list[str] = []
-        self.index: dict[str, int] = {}
-        self.paths: list[tuple[int, ...]] = []
         self.path_index: dict[tuple[int, ...], int] = {}
         self._once: set[tuple[int, ...]] = set()
         self.wire: dict[tuple[str | int, ...], tuple[int, ...]] = {}  # v1 path -> wire path, once known
         self._undo: list[Any] | None = None  # while begun: [keys' length, paths' length, changes to _once]
-        for k in keys:
-            self.add(k)
-        for p in paths:
-            self.add_path(tuple(p))
-
-    def add(self, key: str) -> int:
-        i = self.index.get(key)
-        if i is None:
-            i = self.index[key] = len(self.keys)
-            self.keys.append(key)
-        return i
+        super().__init__(list(keys), list(paths))
 
     def add_path(self, path: tuple[int, ...]) -> None:
         self.path_index[path] = len(self.paths)
@@ -337,188 +328,3 @@ def compact_finished(ref: int, seq: int, result: dict[str, Any] | None, seed: st
 
 def compact_presence(ref: int, seats: list[bool], spectators: int) -> list[Any]:
     return [4 * ref + PRESENCE, seats, spectators]
-
-
-# -- the client side ----------------------------------------------------------------------
-
-_MAP_MARKERS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
-
-
-def decode_frame(data: bytes | str, encoding: str) -> Any:
-    """One v2 frame as a value: a map (an ordinary message) or a compact frame's array. In
-    msgpack a compact frame is a stream of values (12.1); raises PatchError on junk."""
-    try:
-        if encoding.endswith("json"):
-            return orjson.loads(data)
-        if isinstance(data, str):
-            raise PatchError("a msgpack connection's frames are binary")
-        if data and data[0] in _MAP_MARKERS:
-            return msgpack.unpackb(data, raw=False, strict_map_key=False)
-        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1))
-        unpacker.feed(data)
-        values, end = [], 0
-        for value in unpacker:
-            values.append(value)
-            end = unpacker.tell()
-        if end != len(data):
-            raise PatchError("a compact frame ends inside a value")
-        return values
-    except PatchError:
-        raise
-    except Exception as exc:  # the decoders raise several unrelated types on junk
-        raise PatchError(f"not a v2 frame: {type(exc).__name__}") from None
-
-
-class Expander:
-    """A connection's decoder state: turns v2 frames back into v1-shaped messages, so that
-    one client code path handles both versions. Feed it every decoded message in order."""
-
-    def __init__(self) -> None:
-        self.matches: dict[int, str] = {}
-        self.tables: dict[int, KeyTable] = {}
-        self.sentences: dict[int, list[str]] = {}
-
-    def expand(self, msg: Any) -> Any:
-        if isinstance(msg, dict):
-            ref = msg.get("ref")
-            if msg.get("type") == "view" and isinstance(ref, int) and not isinstance(ref, bool):
-                try:
-                    table = KeyTable(msg.get("keys") or [], msg.get("paths") or [])
-                except TypeError:
-                    raise PatchError("a view's path table holds something else than paths") from None
-                self.matches[ref] = msg["match"]
-                self.tables[ref] = table
-                self.sentences[ref] = list(msg.get("sentences") or [])
-            return msg
-        if not isinstance(msg, list) or len(msg) < 2 or not _is_int(msg[0]):
-            raise PatchError(f"not a v2 frame: {msg!r:.80}")
-        ref, kind = msg[0] >> 2, msg[0] & 3
-        if ref not in self.matches:
-            raise PatchError(f"v2 frame for unknown ref {ref!r}")
-        match, seq = self.matches[ref], msg[1]
-        if kind == PRESENCE:
-            if len(msg) != 3 or not isinstance(msg[1], list) or not _is_int(msg[2]):
-                raise PatchError("a presence is [h, seats, spectators]")
-            return {"type": "presence", "match": match, "seats": msg[1], "spectators": msg[2]}
-        if not _is_int(seq):
-            raise PatchError(f"a v2 frame's seq must be an integer, not {seq!r:.20}")
-        if kind == ACK:
-            if len(msg) != 3:
-                raise PatchError("an ack is [h, seq, id]")
-            return {"type": "ack", "match": match, "seq": seq, "id": msg[2]}
-        if kind == FINISHED:
-            if len(msg) != 4:
-                raise PatchError("a finished is [h, seq, result, seed]")
-            return {"type": "finished", "match": match, "seq": seq, "result": msg[2], "seed": msg[3]}
-        return expand_patch(match, msg, self.tables[ref], self.sentences[ref])
-
-
-def expand_patch(match: str, msg: list[Any], table: KeyTable, sentences: list[str]) -> dict[str, Any]:
-    """The v1 `patch` message of the compact patch `msg` (decoded); interns into `table` and
-    `sentences` what it carries. A table that already holds those interns (a copy of the
-    server's, which only grows) reads it alike: keys are found again, and a path interned again
-    goes after every index the patch can name."""
-    out: dict[str, Any] = {"type": "patch", "match": match, "seq": msg[1]}
-    out["ops"] = _ops(msg, table, sentences, out)
-    return out
-
-
-def _ops(msg: list[Any], table: KeyTable, sentences: list[str], out: dict[str, Any]) -> list[dict[str, Any]]:
-    # Keys are resolved against the table as it is at each op: interns come before use.
-    # The path kept from the previous op stays in wire form (negative = key index).
-    ops: list[dict[str, Any]] = []
-    prev: tuple[Any, ...] = ()
-    i, n = 2, len(msg)
-    while i < n:
-        h = msg[i]
-        if isinstance(h, list):  # said: after it, only the extras map may follow
-            out["said"] = [_said(x, sentences) for x in h]
-            i += 1
-            if i < n and not (i + 1 == n and isinstance(msg[i], dict)):
-                raise PatchError("only the extras map may follow a patch's said")
-            continue
-        if isinstance(h, dict):
-            if i + 1 != n:
-                raise PatchError("the extras map must end the patch")
-            out.update({k: v for k, v in h.items() if k not in _PATCH_FIELDS})
-            break
-        if not _is_int(h):
-            raise PatchError(f"bad op header {h!r}")
-        if h < 0:  # a replace at an interned path
-            if -h > len(table.paths):
-                raise PatchError(f"path index {-1 - h} is not in the path table")
-            if i + 1 >= n:
-                raise PatchError("an op's value runs past the end of the patch")
-            path = table.paths[-1 - h]
-            ops.append({"op": "replace", "path": [_element(p, table) for p in path],
-                        "value": unpack_value(msg[i + 1], table.keys)})
-            prev = path
-            i += 2
-            continue
-        kind, keep, fresh = h % 4, h // 4 % 8, h // 32
-        if h == INTERN:
-            if i + 1 >= n or not isinstance(msg[i + 1], str):
-                raise PatchError("an intern op is 3 followed by one string")
-            table.add(msg[i + 1])
-            i += 2
-            continue
-        if keep > len(prev):
-            raise PatchError("an op keeps more of the previous path than there is")
-        path = prev[:keep] + tuple(msg[i + 1:i + 1 + fresh])
-        if len(path) != keep + fresh:
-            raise PatchError("an op's path runs past the end of the patch")
-        i += 1 + fresh
-        op: dict[str, Any] = {"op": NAMES.get(kind, "replace"), "path": [_element(p, table) for p in path]}
-        if kind != REMOVE:
-            if i >= n:
-                raise PatchError("an op's value runs past the end of the patch")
-            op["value"] = unpack_value(msg[i], table.keys)
-            i += 1
-        if kind == INTERN:
-            table.add_path(path)
-        ops.append(op)
-        prev = path
-    return ops
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _element(p: Any, table: KeyTable) -> str | int:
-    if not _is_int(p):
-        raise PatchError(f"a path element must be an integer, not {p!r}")
-    if p >= 0:
-        return p
-    if -p > len(table.keys):
-        raise PatchError(f"key index {-1 - p} is not in the key table")
-    return table.keys[-1 - p]
-
-
-def _said(x: Any, sentences: list[str]) -> str:
-    if isinstance(x, str):
-        return x
-    if isinstance(x, list) and len(x) == 1 and isinstance(x[0], str):
-        sentences.append(x[0])
-        return x[0]
-    if not _is_int(x) or not 0 <= x < len(sentences):
-        raise PatchError(f"a sentence must be a string, [string] or a sentence index, not {x!r:.40}")
-    return sentences[x]
-
-
-def unpack_value(value: Any, keys: list[str]) -> Any:
-    if type(value) is dict:
-        try:
-            return {keys[_index(k)]: unpack_value(v, keys) for k, v in value.items()}
-        except (ValueError, IndexError, TypeError):
-            raise PatchError("a map key inside a value is not in the key table") from None
-    if type(value) is list:
-        return [unpack_value(v, keys) for v in value]
-    return value
-
-
-def _index(k: Any) -> int:
-    i = int(k)
-    if i < 0 or isinstance(k, bool):
-        raise IndexError(i)
-    return i

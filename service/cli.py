@@ -71,10 +71,10 @@ def _client_command(args: argparse.Namespace) -> int:
     """bot and replay: a refusal or an unreachable server is one line on stderr, not a traceback."""
     import httpx
     import websockets
+    from teahouse_client import ServerError
+    from teahouse_client.bot import run_match
 
-    from clients.python.bot import run_match
-    from clients.python.client import ServerError
-    from clients.python.replay import run_replay
+    from service.replay_cli import run_replay
 
     try:
         if args.command == "bot":

@@ -2,10 +2,10 @@
 //
 // A dependency-free ES module for browsers and Node >= 20 (Node 20 needs
 // `--experimental-websocket`, or pass `{ WebSocket }` from any implementation; Node >= 22 has it).
-// It mirrors clients/python/client.py and follows protocol/SPEC.md: protocol v2 (compact
+// It mirrors the Python SDK (clients/python/teahouse_client) and follows protocol/SPEC.md: protocol v2 (compact
 // patches, SPEC §12, expanded by ./v2.js; `{ version: 1 }` speaks v1), in JSON (the default) or
 // msgpack (`{ encoding: "msgpack" }`, with the small codec in ./msgpack.js), one `view` per
-// join, then one `patch` per commit, applied here as protocol/patch.py applies it (SPEC §6),
+// join, then one `patch` per commit, applied here as the Python SDK (teahouse_client) applies it (SPEC §6),
 // with seq continuity and resync (SPEC §6.6).
 //
 //   import { TeahouseClient } from "./teahouse.js";
@@ -26,17 +26,19 @@ export const SUBPROTOCOLS = {
   2: { json: "teahouse.v2.json", msgpack: "teahouse.v2.msgpack" },
 };
 export const SUBPROTOCOL = SUBPROTOCOLS[PROTOCOL_VERSION];
-export const CLIENT_NAME = "teahouse-js/0.1";
+export const CLIENT_NAME = "teahouse-js/0.2";
 
 // -- errors ----------------------------------------------------------------------------------
 
-/** The server answered with an error (`code` is stable, `message` is for people). */
+/** The server answered with an error (`code` is stable, `message` is for people; `fields`
+ * is the whole error message as it came). */
 export class ServerError extends Error {
-  constructor(code, message) {
+  constructor(code, message, fields = {}) {
     super(`${code}: ${message}`);
     this.name = "ServerError";
     this.code = code;
     this.serverMessage = message;
+    this.fields = fields ?? {};
   }
 
   /** "Not now" rather than "no" (SPEC 7.1): send the same request (a move with the same id)
@@ -51,20 +53,37 @@ export const RETRYABLE = new Set(["busy", "store_unavailable"]);
 
 /** The rules refused a move; the log did not change. `code` is the game's own code. */
 export class Rejected extends ServerError {
-  constructor(code, message) {
-    super(code, message);
+  constructor(code, message, fields = {}) {
+    super(code, message, fields);
     this.name = "Rejected";
+  }
+}
+
+/** The move was decided on a document older than the match (its `at` was behind): nothing was
+ * committed. `seq` is the match's seq now: look at the new position and decide again. */
+export class Stale extends ServerError {
+  constructor(code, message, fields = {}) {
+    super(code, message, fields);
+    this.name = "Stale";
+    this.seq = Number.isInteger(this.fields.seq) ? this.fields.seq : null;
   }
 }
 
 /** The server refused a message for the connection's rate or byte budget (SPEC §7.1); the SDK
  * sends it again after `retryAfterMs` by itself, and throws this only when it keeps coming. */
 export class RateLimited extends ServerError {
-  constructor(code, message, retryAfterMs) {
-    super(code, message);
+  constructor(code, message, retryAfterMs, fields = {}) {
+    super(code, message, fields);
     this.name = "RateLimited";
     this.retryAfterMs = Number.isInteger(retryAfterMs) && retryAfterMs >= 0 ? Math.min(retryAfterMs, 60000) : 1000;
   }
+}
+
+/** The exception for an `error` message. */
+export function serverError(e) {
+  if (e.code === "rate_limited") return new RateLimited(e.code, e.message, e.retry_after_ms, e);
+  if (e.code === "stale") return new Stale(e.code, e.message, e);
+  return new ServerError(e.code, e.message, e);
 }
 
 // How often a refused message is sent again, and a list of legal moves that changed seq while
@@ -87,7 +106,7 @@ export class PatchError extends Error {
   }
 }
 
-// -- patches (SPEC §6; a port of protocol/patch.py's apply) ----------------------------------
+// -- patches (SPEC §6; a port of the Python SDK's teahouse_client/patch.py) ----------------------------------
 
 const hasOwn = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -238,7 +257,7 @@ export class MatchView {
     this.said = []; // the latest commit's sentences (SPEC §3.14)
     this.story = []; // {seq, said} of each commit seen live on this connection
     this.resyncs = 0;
-    this._resyncFrom = null; // the seq a resync was asked from; further gaps wait for it
+    this._resyncRef = null; // the ref of the resync asked and not answered; further gaps wait for it
     this._listeners = new Set();
   }
 
@@ -295,8 +314,7 @@ export class MatchView {
   _onView(msg) {
     this.doc = msg.doc;
     this.seq = msg.seq;
-    this.seat = msg.seat;
-    this._resyncFrom = null;
+    if ("seat" in msg) this.seat = msg.seat;
     this._emit("view");
   }
 
@@ -316,16 +334,16 @@ export class MatchView {
     this.seq = msg.seq;
     this.said = Array.isArray(msg.said) ? msg.said.map(String) : [];
     this.story.push({ seq: msg.seq, said: this.said });
-    this._resyncFrom = null;
     this._emit("patch", this.said);
   }
 
   _resync(force = false) {
-    // One resync per gap: the patches it brings fill the gap; later ones are ignored till then.
-    if (!force && this._resyncFrom === this.seq) return;
-    this._resyncFrom = this.seq;
+    // One resync at a time: its answer (which ends with the presence carrying its ref, SPEC
+    // 3.7) fills the gap; later gaps wait for it.
+    if (!force && this._resyncRef !== null) return;
+    this._resyncRef = this.conn._newRef();
     this.resyncs += 1;
-    this.conn._send({ type: "resync", match: this.match, since: Math.max(this.seq, 0) });
+    this.conn._send({ type: "resync", match: this.match, since: Math.max(this.seq, 0), ref: this._resyncRef });
   }
 }
 
@@ -335,8 +353,10 @@ export class MatchView {
 export class Connection {
   // `said: false` asks the server to leave the commits' sentences out of patches (SPEC 4.1):
   // for a client that does not show them (a bot, a load generator); `MatchView.said` stays empty.
+  // `at: false` sends moves without `at` (the seq of the document a move was decided on), so
+  // that a move is never refused as stale.
   constructor(wsUrl, { WebSocket: impl, encoding = "json", version = PROTOCOL_VERSION, clientName = CLIENT_NAME,
-    timeout = 30000, said = true } = {}) {
+    timeout = 30000, said = true, at = true } = {}) {
     if (!(encoding in SUBPROTOCOL)) throw new Error(`unknown encoding ${encoding}; use json or msgpack`);
     if (!(version in SUBPROTOCOLS)) throw new Error(`unknown protocol version ${version}; use 1 or 2`);
     this.wsUrl = wsUrl;
@@ -346,7 +366,12 @@ export class Connection {
     this._expander = null; // v2: one per socket
     this.clientName = clientName;
     this.said = said;
+    this.at = at;
     this.timeout = timeout;
+    // Whether this server ends its answers with a presence carrying `reply` (known from the first
+    // presence that does): from a server that never does, a plain presence ends them.
+    this.replies = false;
+    this._answers = new Map(); // match -> [{ref, needsView, resolve}] join/spectate answers not ended
     this.matches = new Map();
     this.welcome = null;
     this.errors = [];
@@ -394,7 +419,7 @@ export class Connection {
     ws.onmessage = (ev) => this._onFrame(ev.data);
     ws.onerror = () => {};
     ws.onclose = (ev) => this._onSocketClosed(ev);
-    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName, ...(this.said ? {} : { said: false }) }, "hello");
+    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName, ...(this.said ? {} : { said: false }) }, ["hello"]);
     return this;
   }
 
@@ -443,35 +468,50 @@ export class Connection {
     const previous = this.matches.get(msg.match);
     const mv = new MatchView(this, msg.match, null, token);
     this.matches.set(mv.match, mv);
+    const ref = this._newRef();
+    // The answer is a view, perhaps finished and clock, then the presence that ends it.
+    const answer = { ref, needsView: true };
+    if (!this._answers.has(mv.match)) this._answers.set(mv.match, []);
+    const answers = this._answers.get(mv.match);
+    answers.push(answer);
     try {
-      await this._request(`view:${mv.match}`, msg, msg.type);
+      // (errors name the request by its ref; a server that names requests by type, by type and match)
+      await this._request(`answer:${ref}`, { ...msg, ref }, [ref, `${msg.type}:${mv.match}`, msg.type]);
     } catch (err) {
       if (previous) this.matches.set(previous.match, previous);
       else this.matches.delete(mv.match);
       throw err;
+    } finally {
+      answers.splice(answers.indexOf(answer), 1);
     }
     return mv;
   }
 
   /** Stop watching a match. */
   async leave(match) {
-    await this._request(`left:${match}`, { type: "leave", match }, "leave");
+    await this._request(`left:${match}`, { type: "leave", match }, ["leave", `leave:${match}`]);
     this.matches.delete(match);
   }
 
   /** Send a move; resolves to its seq once committed (the document already shows it),
-   * rejects with Rejected (the rules said no) or ServerError (a protocol fault). */
-  async move(match, command, id = undefined) {
+   * rejects with Rejected (the rules said no), Stale (the match moved on since the document
+   * the move was decided on: decide again) or ServerError (a protocol fault). The move carries
+   * `at`, the seq of the document held for the match (or `at` if given), unless the
+   * connection was made with `{ at: false }`. */
+  async move(match, command, id = undefined, { at = undefined } = {}) {
     const moveId = id ?? `${this._prefix}-${++this._ids}`;
     const msg = { type: "move", match, id: moveId, command };
+    const mv = this.matches.get(match);
+    const seq = at ?? (mv && mv.seq >= 0 ? mv.seq : undefined);
+    if (this.at && seq !== undefined) msg.at = seq;
     this._pending.set(moveId, msg);
     let reply;
     try {
-      reply = await this._request(`move:${moveId}`, msg, moveId);
+      reply = await this._request(`move:${moveId}`, msg, [moveId]);
     } finally {
       if (!this.lost) this._pending.delete(moveId);
     }
-    if (reply.type === "reject") throw new Rejected(reply.code, reply.message);
+    if (reply.type === "reject") throw new Rejected(reply.code, reply.message, reply);
     return reply.seq;
   }
 
@@ -482,7 +522,7 @@ export class Connection {
     // A long list comes in pages (SPEC §3.6): fetch them all, all from one seq.
     const labelled = (reply) => Array.isArray(reply.labels) && reply.labels.length === reply.moves.length
       ? reply.labels.map(String) : reply.moves.map((m) => String(m.type ?? "move"));
-    const page = (n) => this._request(`legal_moves:${match}`, n ? { type: "legal", match, page: n } : { type: "legal", match }, "legal");
+    const page = (n) => this._request(`legal_moves:${match}`, n ? { type: "legal", match, page: n } : { type: "legal", match }, ["legal"]);
     for (let attempt = 0; attempt < LEGAL_RESTARTS; attempt++) {
       const first = await page(0);
       const moves = [...first.moves];
@@ -503,11 +543,15 @@ export class Connection {
   async ping() {
     const nonce = ++this._ids;
     const t0 = Date.now();
-    await this._request(`pong:${nonce}`, { type: "ping", nonce }, "ping");
+    await this._request(`pong:${nonce}`, { type: "ping", nonce }, ["ping"]);
     return Date.now() - t0;
   }
 
   // -- plumbing ------------------------------------------------------------------------------
+
+  _newRef() {
+    return `${this._prefix}-${++this._ids}`;
+  }
 
   _send(msg) {
     if (this.lost) throw new ConnectionLost();
@@ -539,12 +583,13 @@ export class Connection {
     return true;
   }
 
-  /** Send `msg` and wait for its answer; a `rate_limited` refusal is sent again after the
-   * delay the server gives (the refused message had no effect). */
-  async _request(key, msg, ref) {
+  /** Send `msg` and wait for its answer (resolved at `key`); an `error` whose ref is one of
+   * `errKeys` fails it. A `rate_limited` refusal is sent again after the delay the server
+   * gives (the refused message had no effect). */
+  async _request(key, msg, errKeys) {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this._requestOnce(key, msg, ref);
+        return await this._requestOnce(key, msg, errKeys);
       } catch (err) {
         if (!(err instanceof RateLimited) || attempt >= RATE_LIMIT_RETRIES) throw err;
         await new Promise((resolve) => setTimeout(resolve, err.retryAfterMs));
@@ -552,10 +597,15 @@ export class Connection {
     }
   }
 
-  async _requestOnce(key, msg, ref) {
+  async _requestOnce(key, msg, errKeys) {
     const answer = this._expect(key);
-    const errKey = `error:${ref}`;
-    const failure = this._expect(errKey);
+    let failed;
+    const failure = new Promise((resolve) => { failed = resolve; });
+    const failures = errKeys.map((k) => {
+      const f = this._expect(`error:${k}`);
+      f.promise.then(failed, () => {}); // (a lost socket rejects `answer` too)
+      return [`error:${k}`, f.entry];
+    });
     let timer;
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer to ${msg.type}`)), this.timeout);
@@ -564,15 +614,15 @@ export class Connection {
       this._send(msg);
       return await Promise.race([
         answer.promise,
-        failure.promise.then((e) => {
-          throw e.code === "rate_limited" ? new RateLimited(e.code, e.message, e.retry_after_ms) : new ServerError(e.code, e.message);
+        failure.then((e) => {
+          throw serverError(e);
         }),
         timeout,
       ]);
     } finally {
       clearTimeout(timer);
       this._forget(key, answer.entry);
-      this._forget(errKey, failure.entry);
+      for (const [k, entry] of failures) this._forget(k, entry);
     }
   }
 
@@ -602,7 +652,8 @@ export class Connection {
     if (kind === "welcome") this._resolve("welcome", msg);
     else if (kind === "view" && mv) {
       mv._onView(msg);
-      this._resolve(`view:${mv.match}`, msg);
+      const waiting = (this._answers.get(mv.match) ?? []).find((a) => a.needsView);
+      if (waiting) waiting.needsView = false;
     } else if (kind === "patch" && mv) mv._onPatch(msg);
     else if (kind === "ack" || kind === "reject") {
       this._pending.delete(msg.id);
@@ -613,7 +664,7 @@ export class Connection {
     else if (kind === "left") this._resolve(`left:${msg.match}`, msg);
     else if (kind === "presence" && mv) {
       mv.presence = msg;
-      mv._resyncFrom = null; // presence ends every answer to resync (SPEC 3.7)
+      this._answered(mv, msg);
       mv._emit("presence");
     } else if (kind === "clock" && mv) {
       mv.deadline = msg.deadline;
@@ -623,11 +674,29 @@ export class Connection {
       mv._emit("finished");
     } else if (kind === "error") {
       this.errors.push(msg);
-      if (msg.code === "rate_limited" && msg.ref === "resync" && mv) {
+      if (msg.code === "rate_limited" && mv && (msg.ref === "resync" || msg.ref === mv._resyncRef)) {
         // nobody awaits a resync: ask again after the delay given
         setTimeout(() => { if (!this.lost) mv._resync(true); }, new RateLimited("", "", msg.retry_after_ms).retryAfterMs);
       }
-      this._resolve(`error:${msg.ref}`, msg);
+      // (to the request of that ref and match, else of that ref)
+      if (!this._resolve(`error:${msg.ref}:${msg.match}`, msg)) this._resolve(`error:${msg.ref}`, msg);
+    }
+  }
+
+  // A presence ends an answer to this connection's join, spectate or resync when it carries
+  // `reply` (SPEC 3.1); from a server that never sends `reply`, any presence after the answer's
+  // view is taken as its end.
+  _answered(mv, msg) {
+    const answers = this._answers.get(mv.match) ?? [];
+    if ("reply" in msg) {
+      this.replies = true;
+      if (msg.reply === "resync" && msg.ref === mv._resyncRef) mv._resyncRef = null;
+      const a = answers.find((x) => x.ref === msg.ref);
+      if (a) this._resolve(`answer:${a.ref}`, msg);
+    } else if (!this.replies) {
+      mv._resyncRef = null;
+      const a = answers[0];
+      if (a && !a.needsView) this._resolve(`answer:${a.ref}`, msg);
     }
   }
 
@@ -637,7 +706,10 @@ export class Connection {
       for (const entry of list) entry.reject(new ConnectionLost());
     }
     this._waiting.clear();
-    for (const mv of this.matches.values()) mv._emit("lost");
+    for (const mv of this.matches.values()) {
+      mv._resyncRef = null;
+      mv._emit("lost");
+    }
     for (const fn of [...this._onClose]) fn(this.closed);
   }
 }
@@ -693,9 +765,11 @@ export class TeahouseClient {
 
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
-  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, bots = null } = {}) {
-    // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4)
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null } = {}) {
+    // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4); absent: who plays a
+    // seat whose time ran out ("bot", "random" or "first")
     const body = { game, players, options, listed, turn_seconds: turnSeconds };
+    if (absent !== "bot") body.absent = absent; // (the server's default)
     if (bots && bots.length) body.bots = bots;
     return this._call("POST", "/api/matches", body);
   }

@@ -1,5 +1,5 @@
 // Protocol v2's compact frames (protocol/SPEC.md §12), expanded back into v1-shaped messages
-// so that the rest of the SDK handles both versions alike. A port of protocol/v2.py's Expander.
+// so that the rest of the SDK handles both versions alike. A port of the Python SDK's Expander (teahouse_client/v2.py).
 //
 //   h = 4 * ref + kind:  patch [h, seq, op..., said?, extras?]   ack [h + 1, seq, id]
 //                        finished [h + 2, seq, result, seed]   presence [h + 3, seats, spectators]
@@ -23,6 +23,7 @@ export const PRESENCE = 3;
 const NAMES = ["add", "remove", "replace", "replace"];
 const INTERN = 3;
 const PATCH_FIELDS = new Set(["type", "match", "seq", "ops", "said"]);
+const PRESENCE_FIELDS = new Set(["type", "match", "seats", "spectators"]);
 
 export class V2Error extends Error {
   constructor(message) {
@@ -70,8 +71,14 @@ export class Expander {
     const match = this.matches.get(ref);
     if (match === undefined) throw new V2Error(`v2 frame for unknown ref ${ref}`);
     if (kind === PRESENCE) {
-      if (msg.length !== 3 || !Array.isArray(msg[1]) || !isInt(msg[2])) throw new V2Error("a presence is [h, seats, spectators]");
-      return { type: "presence", match, seats: msg[1], spectators: msg[2] };
+      const extras = msg.length === 4 ? msg[3] : {};
+      if (msg.length < 3 || msg.length > 4 || !Array.isArray(msg[1]) || !isInt(msg[2]) || !isMap(extras)) {
+        throw new V2Error("a presence is [h, seats, spectators, extras?]");
+      }
+      // (the extras map, like a patch's, carries fields such as an answer's `reply` and `ref`)
+      const out = {};
+      for (const [k, v] of Object.entries(extras)) if (!PRESENCE_FIELDS.has(k)) out[k] = v;
+      return { ...out, type: "presence", match, seats: msg[1], spectators: msg[2] };
     }
     const seq = msg[1];
     if (!isInt(seq)) throw new V2Error("a v2 frame's seq must be an integer");

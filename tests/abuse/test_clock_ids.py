@@ -8,9 +8,9 @@ live in an id space no client can write to (SPEC 4.5, code `reserved_id`)."""
 from __future__ import annotations
 
 import pytest
+from teahouse_client import TeahouseClient
+from teahouse_client.client import Rejected, ServerError
 
-from clients.python import TeahouseClient
-from clients.python.client import Rejected, ServerError
 from tests.e2e.helpers import close_all, seat_players
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 import redis
+from teahouse_client import TeahouseClient
+from teahouse_client.client import ServerError
 
-from clients.python import TeahouseClient
-from clients.python.client import ServerError
 from tests.e2e.helpers import close_all, seat_players
 
 

@@ -13,8 +13,8 @@ import time
 import msgpack
 import pytest
 import websockets
+from teahouse_client import Rejected, TeahouseClient
 
-from clients.python import Rejected, TeahouseClient
 from service.ops.limits import Limits
 from tests.e2e.helpers import close_all, seat_players
 from tests.support.server import sqlite_server

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from tests.e2e.helpers import close_all, seat_players
 from tests.support.server import ServerProcess
 

@@ -15,8 +15,8 @@ import httpx
 import msgpack
 import pytest
 import websockets
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from tests.e2e.helpers import close_all, seat_players
 from tests.support.server import ServerProcess
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import gc
 
 import pytest
+from teahouse_client import TeahouseClient
+from teahouse_client.client import Connection
 
-from clients.python import TeahouseClient
-from clients.python.client import Connection
 from tests.support.server import ServerProcess
 
 

@@ -7,9 +7,9 @@ import random
 
 import msgpack
 import websockets
+from teahouse_client import Connection, MatchView, TeahouseClient
+from teahouse_client.bot import play_seat
 
-from clients.python import Connection, MatchView, TeahouseClient
-from clients.python.bot import play_seat
 from protocol.v2 import Expander, decode_frame
 from service.games import get_game
 from service.games.chance import commit_rng

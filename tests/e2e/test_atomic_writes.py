@@ -14,9 +14,9 @@ import sqlite3
 
 import httpx
 import pytest
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
-from clients.python import TeahouseClient
-from clients.python.bot import play_seat
 from tests.support.server import ServerProcess
 
 

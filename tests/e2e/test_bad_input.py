@@ -10,8 +10,8 @@ import msgpack
 import orjson
 import pytest
 import websockets
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from tests.support.server import sqlite_server as running_sqlite_server
 
 
@@ -392,7 +392,7 @@ def _outbox_cuts(url: str) -> float:
 
 
 async def test_a_client_that_stops_reading_is_cut_and_nobody_waits(sqlite_server, live):
-    from clients.python.bot import run_match
+    from teahouse_client.bot import run_match
 
     client, mid, tokens, _ = live
     observer = await connect(sqlite_server)

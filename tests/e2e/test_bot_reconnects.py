@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from clients.python.bot import play_seat
-from clients.python.client import MatchView, TeahouseClient
+from teahouse_client.bot import play_seat
+from teahouse_client.client import MatchView, TeahouseClient
+
 from tests.support.server import sqlite_server
 
 CLOSE_SERVICE_RESTART = 1012  # SPEC: the node is going away; connect again

@@ -10,8 +10,8 @@ import sys
 
 import httpx
 import pytest
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from service.games import GAMES, get_game
 from tests.e2e.helpers import close_all, states_by_seq
 from tests.support.server import ServerProcess

@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import jsonschema
 import pytest
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from service.games import GAMES, get_game
 from tests.e2e.helpers import (
     assert_log_verifies,

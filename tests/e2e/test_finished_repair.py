@@ -14,9 +14,9 @@ import dataclasses
 import random
 
 import httpx
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
-from clients.python import TeahouseClient
-from clients.python.bot import play_seat
 from service.match.lobby import new_match_id
 from service.store import MatchRecord, open_store
 from tests.e2e.helpers import seat_players

@@ -17,8 +17,8 @@ import random
 
 import httpx
 import pytest
+from teahouse_client import ServerError, TeahouseClient
 
-from clients.python import ServerError, TeahouseClient
 from service.games import GAMES, get_game
 from service.games.chance import commit_rng
 from service.match import replay

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from clients.python import TeahouseClient
+from teahouse_client import TeahouseClient
+
 from tests.e2e.helpers import (
     assert_log_verifies,
     assert_no_leaks,

@@ -8,8 +8,7 @@ import asyncio
 import msgpack
 import pytest
 import websockets
-
-from clients.python import TeahouseClient
+from teahouse_client import TeahouseClient
 
 
 async def frames_until_pong(ws, timeout: float = 10) -> list[str]:

@@ -4,7 +4,8 @@ routes tell the story per commit."""
 
 from __future__ import annotations
 
-from clients.python import TeahouseClient
+from teahouse_client import TeahouseClient
+
 from service.games.pixies.data import CARDS
 from tests.e2e.helpers import close_all
 

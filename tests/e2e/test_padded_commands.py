@@ -8,9 +8,9 @@ only, and its move id is kept so that a retry gets the same acknowledgement.
 from __future__ import annotations
 
 import pytest
+from teahouse_client import TeahouseClient
+from teahouse_client.client import Rejected
 
-from clients.python import TeahouseClient
-from clients.python.client import Rejected
 from service.store import open_store
 
 PAD = "x" * 60_000

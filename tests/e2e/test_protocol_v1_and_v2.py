@@ -7,8 +7,8 @@ import random
 
 import msgpack
 import orjson
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from protocol.v2 import Expander, decode_frame
 from tests.e2e.helpers import assert_no_leaks, close_all, doc_of, play_resilient, states_by_seq
 

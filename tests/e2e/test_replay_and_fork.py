@@ -7,8 +7,9 @@ import random
 import subprocess
 import sys
 
-from clients.python import ServerError, TeahouseClient
-from clients.python.bot import run_match
+from teahouse_client import ServerError, TeahouseClient
+from teahouse_client.bot import run_match
+
 from service.games import get_game
 from service.match import replay
 from service.store import Commit, MatchRecord

@@ -22,9 +22,9 @@ import httpx
 import orjson
 import pytest
 import redis
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
-from clients.python import TeahouseClient
-from clients.python.bot import play_seat
 from service.games import GAMES, get_game
 from service.store import open_store
 

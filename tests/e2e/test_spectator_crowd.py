@@ -9,8 +9,8 @@ import asyncio
 import random
 
 import msgpack
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from protocol.v2 import decode_frame
 from service.match.runtime import FANOUT_CHUNK
 from tests.e2e.helpers import doc_of, play_resilient

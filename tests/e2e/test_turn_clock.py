@@ -9,8 +9,8 @@ import random
 import time
 
 import httpx
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from service.games import get_game
 from tests.e2e.helpers import close_all, play_resilient, seat_players, states_by_seq
 

@@ -7,8 +7,8 @@ import asyncio
 import random
 
 import pytest
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from protocol.v2 import Expander, decode_frame
 from tests.e2e.helpers import assert_log_verifies, close_all, doc_of, play_resilient
 from tests.support.server import ServerProcess

@@ -10,8 +10,8 @@ import sys
 import time
 
 import httpx
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from tests.e2e.helpers import close_all, doc_of, play_resilient, seat_players
 from tests.support.redis_server import free_port
 from tests.support.server import ROOT

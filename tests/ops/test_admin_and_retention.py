@@ -11,9 +11,9 @@ import httpx
 import msgpack
 import orjson
 import pytest
+from teahouse_client import ServerError, TeahouseClient
+from teahouse_client.bot import run_match
 
-from clients.python import ServerError, TeahouseClient
-from clients.python.bot import run_match
 from service.store import Commit, MatchRecord, SeatRecord
 from service.store.sqlite import SqliteStore
 from tests.support.server import sqlite_server

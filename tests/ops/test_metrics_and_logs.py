@@ -15,9 +15,9 @@ import httpx
 import pytest
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
+from teahouse_client import TeahouseClient
+from teahouse_client.client import Rejected, ServerError
 
-from clients.python import TeahouseClient
-from clients.python.client import Rejected, ServerError
 from tests.e2e.helpers import close_all, seat_players
 from tests.support.server import ServerProcess
 

@@ -12,8 +12,8 @@ import time
 
 import httpx
 import pytest
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from service.store import open_store
 from tests.e2e.helpers import assert_log_verifies, play_resilient
 from tests.store.contract import StoreContract, commit

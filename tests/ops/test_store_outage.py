@@ -17,9 +17,9 @@ import time
 
 import httpx
 import pytest
+from teahouse_client import TeahouseClient
+from teahouse_client.client import Connection, MatchView, ServerError
 
-from clients.python import TeahouseClient
-from clients.python.client import Connection, MatchView, ServerError
 from service.store.redis import RedisStore
 from tests.support.redis_server import RedisServer
 from tests.support.server import ServerProcess

@@ -1,9 +1,11 @@
-"""Teahouse installs as a package: the wheel built from this tree, installed into a fresh venv outside
-the checkout, serves the lobby, the web client, the JS SDK, the view schemas and the OpenAPI document
-by itself."""
+"""Teahouse installs as a package: the wheels built from this tree (the server's, and the Python SDK's
+it depends on, clients/python), installed into a fresh venv outside the checkout, serve the lobby, the
+web client, the JS SDK, the view schemas and the OpenAPI document by themselves; the SDK's wheel installs on its own with
+its three dependencies."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -46,15 +48,17 @@ def checkout_copy(dest: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A venv (no system site packages) with the built wheel and its dependencies from the index."""
+    """A venv (no system site packages) with the built wheels and their dependencies from the index."""
     tmp = tmp_path_factory.mktemp("wheel")
     source = checkout_copy(tmp / "source")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", tmp / "dist", source, cwd=tmp)
-    wheels = list((tmp / "dist").glob("teahouse-*.whl"))
-    assert len(wheels) == 1, wheels
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", tmp / "dist", source,
+        source / "clients" / "python", cwd=tmp)
+    wheels = sorted((tmp / "dist").glob("teahouse*.whl"))
+    assert [w.name.split("-")[0] for w in wheels] == ["teahouse", "teahouse_client"], wheels
     venv = tmp / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
-    run(sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet", wheels[0], cwd=tmp)
+    # (as deploy/Dockerfile does: the server's dependency on teahouse-client is met by its wheel)
+    run(sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet", *wheels, cwd=tmp)
     shutil.rmtree(source)  # nothing of the tree is left to import from
     return venv
 
@@ -91,11 +95,33 @@ def server(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 def test_the_venv_imports_the_installed_package_not_the_checkout(installed: Path, tmp_path: Path):
-    out = subprocess.run([installed / "bin" / "python", "-c", "import service, clients; print(service.__file__); "
-                          "print(clients.__file__)"], cwd=tmp_path, capture_output=True, text=True, check=True,
+    out = subprocess.run([installed / "bin" / "python", "-c", "import service, clients, teahouse_client; "
+                          "print(service.__file__); print(clients.__file__); print(teahouse_client.__file__)"],
+                         cwd=tmp_path, capture_output=True, text=True, check=True,
                          env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     for path in out.stdout.split():
         assert Path(path).is_relative_to(installed), path
+    # The server's `clients` holds the served files only: the SDK is not inside it.
+    clients = Path(out.stdout.split()[1]).parent
+    assert (clients / "web" / "index.html").is_file() and not (clients / "python").exists()
+
+
+def test_the_sdk_wheel_installs_alone_with_its_three_dependencies(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("sdk")
+    source = checkout_copy(tmp / "source") / "clients" / "python"
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", tmp / "dist", source, cwd=tmp)
+    [wheel] = (tmp / "dist").glob("teahouse_client-*.whl")
+    venv = tmp / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp)
+    run(sys.executable, "-m", "pip", "--python", venv / "bin" / "python", "install", "--quiet", wheel, cwd=tmp)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([venv / "bin" / "python", "-c", "import importlib.metadata as m, json, teahouse_client, sys; "
+                          "print(json.dumps(sorted(d.metadata['Name'].lower() for d in m.distributions()))); "
+                          "print('service' in sys.modules or 'protocol' in sys.modules)"],
+                         cwd=tmp, capture_output=True, text=True, check=True, env=env).stdout.splitlines()
+    installed = set(json.loads(out[0]))
+    assert {"teahouse-client", "websockets", "msgpack", "httpx"} <= installed
+    assert "teahouse" not in installed and out[1] == "False"
 
 
 def test_the_lobby_answers_and_the_root_leads_to_the_web_client(server: str):

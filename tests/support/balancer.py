@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from tests.support.failover import Run, count_lost, percentile, tracebacks
 from tests.support.redis_server import RedisServer, free_port
 from tests.support.server import ServerProcess

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from tests.support.failover import Run, count_lost, tracebacks
 from tests.support.redis_cluster import LocalCluster
 from tests.support.server import ServerProcess

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import websockets
+from teahouse_client import TeahouseClient
+from teahouse_client.client import Connection, MatchView, Rejected, ServerError
 
-from clients.python import TeahouseClient
-from clients.python.client import Connection, MatchView, Rejected, ServerError
 from service.store import EventStore, open_store
 
 RETRYABLE = ("store_unavailable", "busy")

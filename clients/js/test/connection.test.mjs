@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Connection, ConnectionLost, Rejected, ServerError, TeahouseClient } from "../teahouse.js";
+import { Connection, ConnectionLost, Rejected, ServerError, Stale, TeahouseClient } from "../teahouse.js";
 
 /** A WebSocket stand-in: `script(msg, ws)` answers what the client sends. */
 function fakeSocket(script, { protocol = "teahouse.v2.json" } = {}) {
@@ -93,7 +93,10 @@ test("a gap sends one resync from the held seq, and the resync's patches fill it
   ws.push(patch(6, 6)); // still missing: no second resync
   await tick();
   const resyncs = ws.sent.filter((m) => m.type === "resync");
-  assert.deepEqual(resyncs, [{ type: "resync", match: "M", since: 3 }]);
+  assert.equal(resyncs.length, 1);
+  const { ref, ...asked } = resyncs[0];
+  assert.deepEqual(asked, { type: "resync", match: "M", since: 3 });
+  assert.ok(typeof ref === "string" && ref.length > 0 && ref.length <= 64, "a resync carries a ref");
   assert.equal(game.seq, 3);
   ws.push(patch(4, 4));
   ws.push(patch(5, 5));
@@ -112,7 +115,9 @@ test("a patch that does not apply keeps the document and resyncs; a view replace
   await tick();
   assert.equal(game.seq, 3);
   assert.equal(game.view.n, 0, "the patch is atomic");
-  assert.deepEqual(ws.sent.at(-1), { type: "resync", match: "M", since: 3 });
+  const { ref, ...asked } = ws.sent.at(-1);
+  assert.deepEqual(asked, { type: "resync", match: "M", since: 3 });
+  assert.equal(typeof ref, "string");
   ws.push({ type: "view", match: "M", seq: 9, seat: 0, doc: { view: { n: 9 }, status: DOC.status } });
   assert.equal(game.seq, 9);
   assert.equal(game.view.n, 9);
@@ -187,7 +192,8 @@ test("a lost socket rejects what waits, and reconnect joins again from the held 
   const sent = sockets[1].sent;
   assert.deepEqual(sent[0].type, "hello");
   assert.deepEqual(sent[1], { type: "join", match: "M", token: "tok", since: 3 });
-  assert.deepEqual(sent[2], { type: "move", match: "M", id: "m-1", command: { type: "x" } }, "the unanswered move is resent with its id");
+  assert.deepEqual(sent[2], { type: "move", match: "M", id: "m-1", command: { type: "x" }, at: 3 },
+    "the unanswered move is resent with its id, and the seq it was decided on");
 });
 
 test("a server that speaks none of our protocols is reported with its reason", async () => {
@@ -324,4 +330,64 @@ test("a move refused with rate_limited is sent again, same id, after retry_after
   assert.equal(await conn.move("M", { type: "pass" }, "a-1"), 4);
   assert.deepEqual(sentAt.map(([id]) => id), ["a-1", "a-1"]);
   assert.ok(sentAt[1][1] - sentAt[0][1] >= 55);
+});
+
+// decisions shared with the server: moves carry `at`; answers end with the presence that
+// carries `reply` and the request's `ref`.
+
+test("a move carries at, the seq of the document held; { at: false } leaves it out", async () => {
+  const acking = (msg, ws) => {
+    if (msg.type !== "move") return false;
+    ws.push({ type: "ack", match: "M", id: msg.id, seq: 4 });
+    return true;
+  };
+  const one = fakeSocket(server(acking));
+  const conn = await new Connection("ws://x/ws", { WebSocket: one.FakeWebSocket }).open();
+  await conn.join("M", "tok");
+  await conn.move("M", { type: "x" }, "a-1");
+  await conn.move("M", { type: "x" }, "a-2", { at: 2 });
+  const moves = one.sockets[0].sent.filter((m) => m.type === "move");
+  assert.deepEqual(moves.map((m) => m.at), [3, 2]);
+  const two = fakeSocket(server(acking));
+  const plain = await new Connection("ws://x/ws", { WebSocket: two.FakeWebSocket, at: false }).open();
+  await plain.join("M", "tok");
+  await plain.move("M", { type: "x" }, "b-1");
+  assert.ok(!("at" in two.sockets[0].sent.find((m) => m.type === "move")));
+});
+
+test("a stale move rejects with Stale and the match's current seq", async () => {
+  const { FakeWebSocket } = fakeSocket(server((msg, ws) => {
+    if (msg.type !== "move") return false;
+    ws.push({ type: "error", code: "stale", message: "the match is at seq 5", ref: msg.id, match: "M", seq: 5 });
+    return true;
+  }));
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  await conn.join("M", "tok");
+  await assert.rejects(conn.move("M", { type: "x" }), (e) => e instanceof Stale && e.code === "stale" && e.seq === 5);
+});
+
+test("join ends at the presence with reply and its ref, not at a broadcast presence before it", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket((msg, ws) => {
+    if (msg.type === "hello") ws.push({ type: "welcome", protocol: 2, encoding: "json", session: "s", server: "t", max_frame: 65536, games: [] });
+    else if (msg.type === "join") {
+      ws.push({ type: "view", match: msg.match, seq: 3, seat: 0, doc: DOC });
+      if (msg.match === "B") {
+        ws.push({ type: "presence", match: msg.match, seats: [false, true], spectators: 0 }); // a broadcast
+        setTimeout(() => {
+          ws.push({ type: "clock", match: msg.match, seq: 3, deadline: 1780000700000 });
+          ws.push({ type: "presence", match: msg.match, seats: [true, true], spectators: 0, reply: "join", ref: msg.ref });
+        }, 20);
+      } else ws.push({ type: "presence", match: msg.match, seats: [true, false], spectators: 0, reply: "join", ref: msg.ref });
+    }
+  });
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  const a = await conn.join("A", "tok");
+  assert.equal(a.presence.ref, sockets[0].sent.find((m) => m.type === "join").ref);
+  assert.ok(conn.replies);
+  const b = await conn.join("B", "tok");
+  assert.equal(b.presence.reply, "join");
+  assert.deepEqual(b.presence.seats, [true, true]);
+  assert.equal(b.deadline, 1780000700000, "the answer's clock came before its end");
+  const refs = sockets[0].sent.filter((m) => m.type === "join").map((m) => m.ref);
+  assert.equal(new Set(refs).size, 2, "each join has its own ref");
 });

@@ -71,7 +71,12 @@ test("ack, finished and presence are compact", () => {
   const ex = new Expander();
   ex.expand(VIEW);
   assert.deepEqual(ex.expand([11, [true, false], 3]), { type: "presence", match: "m", seats: [true, false], spectators: 3 });
-  for (const frame of [[11, [true]], [11, 1, 3], [11, [true], "3"]]) assert.throws(() => ex.expand(frame), V2Error, JSON.stringify(frame));
+  // An answer's presence may carry its reply and ref in a trailing map, as a patch carries extras.
+  assert.deepEqual(ex.expand([11, [true, false], 3, { reply: "join", ref: "r-1" }]),
+    { type: "presence", match: "m", seats: [true, false], spectators: 3, reply: "join", ref: "r-1" });
+  for (const frame of [[11, [true]], [11, 1, 3], [11, [true], "3"], [11, [true], 3, "x"], [11, [true], 3, {}, {}]]) {
+    assert.throws(() => ex.expand(frame), V2Error, JSON.stringify(frame));
+  }
   assert.deepEqual(ex.expand([9, 7, "a-1"]), { type: "ack", match: "m", seq: 7, id: "a-1" });
   assert.deepEqual(ex.expand([10, 9, { winners: [0] }, "ab"]), { type: "finished", match: "m", seq: 9, result: { winners: [0] }, seed: "ab" });
 });

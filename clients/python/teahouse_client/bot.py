@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import websockets
 
-from clients.python.client import Connection, MatchView, Rejected, ServerError, TeahouseClient
+from teahouse_client.client import Connection, MatchView, Rejected, ServerError, Stale, TeahouseClient
 
 RETRY_S = 1.0  # the wait before resending a move the server could not take now (busy, store_unavailable)
 # How long a bot keeps trying to reach a server again after its socket was lost: a node being
@@ -70,7 +70,7 @@ async def _play(conn: Connection, game: MatchView, rng: random.Random,
         move = rng.choice(moves)
         try:
             await _move_retrying(conn, game.match, move, f"bot-{seq}-{rng.getrandbits(32):08x}")
-        except Rejected:
+        except (Rejected, Stale):
             pass  # the state moved on under us (another seat acted); look again
         else:
             if on_move is not None:
@@ -84,7 +84,7 @@ async def _move_retrying(conn: Connection, match: str, move: dict, move_id: str)
     while True:
         try:
             return await conn.move(match, move, move_id)
-        except Rejected:
+        except (Rejected, Stale):
             raise
         except ServerError as exc:
             if not exc.retryable:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 
 import orjson
+from teahouse_client import TeahouseClient
 
-from clients.python.client import TeahouseClient
 from service.games import fold, get_game
 
 
 async def run_replay(url: str, match: str, seat: int | None = None, step: bool = False) -> int:
+    """Print `match` commit by commit; returns the exit code."""
     client = TeahouseClient(url)
     try:
         log = await client.log(match)
