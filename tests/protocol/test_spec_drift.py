@@ -107,16 +107,17 @@ def test_every_game_doc_names_its_secret_options():
 
 
 def test_spec_and_asyncapi_give_one_order_for_the_answer_to_join():
-    """SPEC 3.3 lists the answer to join: document, finished, presence, clock; AsyncAPI agrees."""
+    """SPEC 3.3 lists the answer to join: document, finished, clock, then presence, which ends
+    it (3.1); AsyncAPI agrees."""
     steps = re.search(r"^### 3\.3 .*?^1\. (.*?)^A connection may", TEXT, re.S | re.M)
     assert steps
     order = [m for m in re.findall(r"^\d\. (?:the frames|`([a-z_]+)`)", "1. " + steps.group(1), re.M)]
-    assert order == ["", "finished", "presence", "clock"]
+    assert order == ["", "finished", "clock", "presence"]
     asyncapi = (ROOT / "protocol" / "asyncapi.yaml").read_text()
     join = re.search(r'summary: "Play a seat with its token\. (.*?)"', asyncapi)
     assert join
     said = [w for w in re.findall(r"\b(view|finished|presence|clock)\b", join.group(1))]
-    assert said == ["view", "finished", "presence", "clock"]
+    assert said == ["view", "finished", "clock", "presence"]
 
 
 def test_the_per_connection_request_limits_are_the_defaults():
