@@ -17,8 +17,12 @@ Outputs:
 - protocol/vectors/http.json: HTTP lobby calls with the status and body the app answered;
 - the blocks between `<!-- gen:NAME -->` and `<!-- /gen -->` in protocol/SPEC.md.
 
-tests/protocol/test_vectors.py checks the files against each other and against SPEC.md; it does
-not rerun this script (the example match depends on the pixies engine, which may evolve).
+    .venv/bin/python -m tools.make_vectors --check
+
+records the same session again and lists the committed files that differ from what the server
+sends now (exit status 1 if any): tests/protocol/test_vectors_against_the_server.py runs it, so
+a vector that disagrees with the server fails a test. tests/protocol/test_vectors.py checks the
+files against each other and against SPEC.md.
 """
 
 from __future__ import annotations
@@ -872,6 +876,8 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
     clocked = call("create_clocked", "POST", "/api/matches",
                    {"game": "pixies", "players": 2, "options": {"first_player": 0}, "turn_seconds": 600})
     call("create_bad_clock", "POST", "/api/matches", {"game": "pixies", "players": 2, "turn_seconds": 0})
+    call("create_unknown_field", "POST", "/api/matches", {"game": "pixies", "players": 2, "turn_secnds": 600},
+         note="a misspelt field is refused, not dropped: the match would have had no clock")
     for _ in range(2):
         assert http.post(f"/api/matches/{clocked['match']}/seats", json={}).status_code == 201
     with websocket("teahouse.v1.msgpack") as wc:
@@ -961,34 +967,64 @@ def v2_vectors(rec: Recorder) -> list[dict[str, Any]]:
     return out
 
 
-def write(rec: Recorder) -> None:
-    VECTORS.mkdir(parents=True, exist_ok=True)
-    for old in VECTORS.glob("*.msgpack"):
+def write_vectors(rec: Recorder, vectors: Path = VECTORS) -> None:
+    """The vector files of a recorded session, into `vectors` (emptied of old ones first)."""
+    vectors.mkdir(parents=True, exist_ok=True)
+    for old in vectors.glob("*.msgpack"):
         old.unlink()
-    for old in VECTORS.glob("*.json"):
+    for old in vectors.glob("*.json"):
         old.unlink()
     index = []
     for name, (direction, msg, description) in sorted(rec.frames.items(), key=lambda kv: (kv[1][0], kv[0])):
-        (VECTORS / f"{name}.json").write_bytes(encode(msg, "json"))
-        (VECTORS / f"{name}.msgpack").write_bytes(encode(msg, "msgpack"))
+        (vectors / f"{name}.json").write_bytes(encode(msg, "json"))
+        (vectors / f"{name}.msgpack").write_bytes(encode(msg, "msgpack"))
         index.append({"name": name, "direction": direction, "type": msg["type"], "description": description,
                       "value": msg})
-    (VECTORS / "index.json").write_bytes(orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "invalid.json").write_bytes(orjson.dumps(rec.invalid, option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "fairness.json").write_bytes(orjson.dumps(fairness_vector(), option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "http.json").write_bytes(orjson.dumps(rec.http, option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "v2.json").write_bytes(orjson.dumps(v2_vectors(rec), option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "index.json").write_bytes(orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "invalid.json").write_bytes(orjson.dumps(rec.invalid, option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "fairness.json").write_bytes(orjson.dumps(fairness_vector(), option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "http.json").write_bytes(orjson.dumps(rec.http, option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "v2.json").write_bytes(orjson.dumps(v2_vectors(rec), option=orjson.OPT_INDENT_2) + b"\n")
     code, reason = rec.unsupported  # type: ignore[attr-defined]
-    (VECTORS / "close.json").write_bytes(orjson.dumps({"offered": ["teahouse.v2.cbor"], "code": code,
+    (vectors / "close.json").write_bytes(orjson.dumps({"offered": ["teahouse.v2.cbor"], "code": code,
                                                        "reason": reason}, option=orjson.OPT_INDENT_2) + b"\n")
-    blocks = render_blocks()
-    SPEC.write_text(fill_spec(SPEC.read_text(), blocks))
+
+
+def write(rec: Recorder) -> None:
+    write_vectors(rec)
+    SPEC.write_text(fill_spec(SPEC.read_text(), render_blocks()))
     ASYNCAPI.write_text(render_asyncapi())
+
+
+def check(committed: Path = VECTORS) -> list[str]:
+    """Record a session against a real server again and compare it with what is committed:
+    the name of every vector file, and of SPEC.md or asyncapi.yaml, that the server's answers
+    today would change ([] when they all agree). The server's own randomness and clock are
+    pinned (`--serve`), so a difference is a change of behaviour, not chance."""
+    rec = Recorder()
+    capture(rec)
+    with tempfile.TemporaryDirectory(prefix="teahouse-vectors-check-") as tmp:
+        fresh = Path(tmp)
+        write_vectors(rec, fresh)
+        names = {p.name for p in fresh.iterdir()} | {p.name for p in committed.glob("*.json")} \
+            | {p.name for p in committed.glob("*.msgpack")}
+        differ = sorted(n for n in names if not (fresh / n).exists() or not (committed / n).exists()
+                        or (fresh / n).read_bytes() != (committed / n).read_bytes())
+        if fill_spec(SPEC.read_text(), render_blocks(fresh)) != SPEC.read_text():
+            differ.append("SPEC.md")
+        if render_asyncapi(fresh) != ASYNCAPI.read_text():
+            differ.append("asyncapi.yaml")
+    return differ
 
 
 def main() -> int:
     if sys.argv[1:2] == ["--serve"]:
         return serve_pinned(int(sys.argv[2]), sys.argv[3])
+    if sys.argv[1:2] == ["--check"]:
+        differ = check()
+        for name in differ:
+            print(f"differs from what the server sends now: {name}")
+        return 1 if differ else 0
     rec = Recorder()
     capture(rec)
     write(rec)
