@@ -256,3 +256,22 @@ def test_the_text_plain_vector_is_refused_as_the_server_does():
 
     (call,) = [c for c in orjson.loads((VECTORS / "http.json").read_bytes()) if c["name"] == "create_text_plain"]
     assert call["status"] == 415 and call["response"]["error"]["code"] == "unsupported_media_type"
+
+
+def test_the_writing_a_client_guide_comes_first_and_its_messages_are_valid():
+    import orjson
+
+    from protocol.messages import parse_client
+
+    guide = re.search(r"^### 1\.6 Writing a client\n(.*?)(?=^## 2\. )", TEXT, re.S | re.M)
+    assert guide, "the guide is the last part of section 1, before the lobby"
+    text = guide.group(1)
+    for pitfall in ("Integer map keys", "Legal moves come in pages", "Presence after answers", "Stale moves"):
+        assert f"*{pitfall}.*" in text, pitfall
+    sent = [orjson.loads(m) for m in re.findall(r"`(\{\"type\": [^`]*\})`", text) if "<" not in m]
+    assert [m["type"] for m in sent] == ["hello"]
+    for m in sent:
+        assert parse_client(m) == m
+    for step in ("POST /api/matches", "POST /api/matches/{match}/seats", "`teahouse.v1.json`", '"reply": "join"',
+                 '"at": <your seq>'):
+        assert step in text, step
