@@ -45,6 +45,10 @@ def test_refused_creations_do_not_count_against_the_creation_limit(limited):
             assert r.status_code == 400, r.text
         r = http.post("/api/matches", content=b"{not json", headers={"Content-Type": "application/json"})
         assert r.status_code == 400
+        r = http.post("/api/matches", content=b'{"game": "pixies", "players": 18446744073709551616}',
+                      headers={"Content-Type": "application/json"})
+        assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_field")
+        assert "beyond 64 bits" in r.json()["error"]["message"], "not a message about floats"
         made = [http.post("/api/matches", json={"game": "pixies", "players": 2}) for _ in range(PER_MINUTE)]
         assert [r.status_code for r in made] == [201] * PER_MINUTE, "refused requests used up the limit"
         over = http.post("/api/matches", json={"game": "pixies", "players": 2})
