@@ -70,14 +70,14 @@ def test_1024_levels_are_accepted_and_1025_are_bad_frame(encoding):
 @pytest.mark.parametrize("literal", ["18446744073709551616", "-9223372036854775809", "1" + "0" * 40])
 def test_a_json_integer_beyond_64_bits_is_bad_field_and_says_so(literal):
     with pytest.raises(ProtocolError) as e:
-        decode('{"type":"resync","match":"%s","since":%s}' % (M, literal), "json")
+        decode(f'{{"type":"resync","match":"{M}","since":{literal}}}', "json")
     assert e.value.code == "bad_field"
     assert "beyond 64 bits" in e.value.message and "float" not in e.value.message
 
 
 @pytest.mark.parametrize("literal", ["18446744073709551615", "-9223372036854775808", "1234567890123456789"])
 def test_the_64_bit_extremes_are_integers(literal):
-    msg = decode('{"type":"resync","match":"%s","since":%s}' % (M, literal), "json")
+    msg = decode(f'{{"type":"resync","match":"{M}","since":{literal}}}', "json")
     assert msg["since"] == int(literal) and type(msg["since"]) is int
 
 
