@@ -12,6 +12,7 @@ import orjson
 import websockets
 
 from protocol.patch import apply
+from tests.support.server import ServerProcess
 
 
 class Seat:
@@ -110,3 +111,54 @@ async def test_a_move_behind_the_match_is_stale_and_a_committed_id_keeps_its_ack
     finally:
         await http.aclose()
 
+
+
+async def test_at_across_two_nodes_on_one_redis(redis_url, tmp_path):
+    """A node that has not yet read the latest commit from the stream catches up before it
+    judges `at`: a move decided at the match's seq is committed, one behind it is stale,
+    whichever node it reaches."""
+    nodes = [ServerProcess(redis_url, tmp_path / f"{name}.log").start() for name in "ab"]
+    http = httpx.AsyncClient(base_url=nodes[0].url, timeout=10)
+    try:
+        created = (await http.post("/api/matches", json={"game": "pixies", "players": 2,
+                                                         "options": {"first_player": 0}})).json()
+        match = created["match"]
+        tokens = [(await http.post(f"/api/matches/{match}/seats", json={})).json()["token"] for _ in range(2)]
+        urls = [n.url.replace("http", "ws") + "/ws" for n in nodes]
+        # seat s plays on node s; a second connection of each seat watches from the other node
+        async with websockets.connect(urls[0], subprotocols=["teahouse.v1.json"]) as w0, \
+                websockets.connect(urls[1], subprotocols=["teahouse.v1.json"]) as w1, \
+                websockets.connect(urls[1], subprotocols=["teahouse.v1.json"]) as w0_on_b, \
+                websockets.connect(urls[0], subprotocols=["teahouse.v1.json"]) as w1_on_a:
+            a0, b1, b0, a1 = Seat(w0), Seat(w1), Seat(w0_on_b), Seat(w1_on_a)
+            for seat, token in ((a0, tokens[0]), (b1, tokens[1]), (b0, tokens[0]), (a1, tokens[1])):
+                await seat.send({"type": "hello"})
+                await seat.until("welcome")
+                await seat.send({"type": "join", "match": match, "token": token})
+                await seat.until("presence")
+            assert a0.seq == b1.seq == 1
+
+            # seat 0 commits 2 on node a
+            await a0.send({"type": "move", "match": match, "id": "a-1", "at": 1,
+                           "command": await a0.first_legal(match)})
+            assert (await a0.until("ack"))[-1]["seq"] == 2
+            await b1.until("patch")  # node b has read commit 2
+            await b1.send({"type": "move", "match": match, "id": "b-old", "at": 1, "command": {"type": "take_card"}})
+            err = (await b1.until("error"))[-1]
+            assert (err["code"], err["seq"]) == ("stale", 2)
+
+            # seat 1 commits 3 on node b; at once, seat 0 moves on node a saying seq 3, which
+            # node a may not have read yet: it catches up, then commits the move as 4
+            await a1.until("patch")
+            second = await a1.first_legal(match)
+            await b1.send({"type": "move", "match": match, "id": "b-1", "at": 2, "command": second})
+            assert (await b1.until("ack"))[-1]["seq"] == 3
+            await b0.until("patch")
+            third = await b0.first_legal(match)  # seat 0's legal moves at seq 3, from node b
+            await a0.send({"type": "move", "match": match, "id": "a-2", "at": 3, "command": third})
+            assert (await a0.until("ack"))[-1]["seq"] == 4
+            assert (await http.get(f"/api/matches/{match}")).json()["seq"] == 4
+    finally:
+        await http.aclose()
+        for node in nodes:
+            node.stop()
