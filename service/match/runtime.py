@@ -297,6 +297,13 @@ class MatchRuntime:
                 try:
                     events = self.game.decide(self.state, seat, command, commit_rng(self.record.seed, self.seq + 1))
                 except IllegalMove as exc:
+                    if decided_at is not None and await self._behind_the_log():
+                        # Refused by a position this node had not brought up to date: the
+                        # client's `at` is behind the match, which is what it must hear.
+                        await self._catch_up()
+                        if key is not None and key in self.accepted:
+                            return self.accepted[key]
+                        raise Stale(self.id, decided_at, self.seq) from None
                     if key is not None:
                         self.rejected[key] = (exc.code, exc.message)
                         if len(self.rejected) > REMEMBERED_REJECTIONS:
@@ -329,6 +336,16 @@ class MatchRuntime:
                 metrics.FANOUT_SECONDS.observe(time.perf_counter() - arrived)
                 return c.seq
             raise Busy(f"{self.id}: gave up after {DECIDE_ATTEMPTS} conflicting appends")
+
+    async def _behind_the_log(self) -> bool:
+        """Whether another node has appended commits this one has not read yet (a shared store
+        only; an unreachable store says no: the rules' answer then stands)."""
+        if not self.store.shared:
+            return False
+        try:
+            return await self.store.last_seq(self.id) > self.seq
+        except StoreUnavailable:
+            return False
 
     async def _append(self, c: Commit) -> _Ahead:
         """Append `c` to the log and, while the store has it in flight (the SQLite thread's

@@ -142,10 +142,13 @@ async def test_at_across_two_nodes_on_one_redis(redis_url, tmp_path):
             await a0.send({"type": "move", "match": match, "id": "a-1", "at": 1,
                            "command": await a0.first_legal(match)})
             assert (await a0.until("ack"))[-1]["seq"] == 2
-            await b1.until("patch")  # node b has read commit 2
-            await b1.send({"type": "move", "match": match, "id": "b-old", "at": 1, "command": {"type": "take_card"}})
+            # at once, seat 1 sends on node b a move decided at seq 1, whether or not node b has
+            # read commit 2 yet (at seq 1 it is not seat 1's turn: the rules would refuse it
+            # there): the answer is stale, with the match's seq
+            await b1.send({"type": "move", "match": match, "id": "b-old", "at": 1,
+                           "command": {"type": "take_card", "card": "B07"}})
             err = (await b1.until("error"))[-1]
-            assert (err["code"], err["seq"]) == ("stale", 2)
+            assert (err["code"], err["seq"]) == ("stale", 2), err
 
             # seat 1 commits 3 on node b; at once, seat 0 moves on node a saying seq 3, which
             # node a may not have read yet: it catches up, then commits the move as 4
