@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import msgpack
@@ -12,6 +14,33 @@ from protocol.errors import ProtocolError
 # A wire name's prefix for a connection whose `hello` said `"said": false` (SPEC 4.1): its
 # patches leave out the commit's sentences (service.match.projection.Frame); it encodes alike.
 QUIET = "quiet."
+
+# Integers fit in 64 bits (SPEC 1.2): from -2**63 to 2**64 - 1, the range msgpack holds.
+INT_MIN, INT_MAX = -(2 ** 63), 2 ** 64 - 1
+# orjson reads an integer literal outside that range as a float, which would be refused with a
+# message about floats; a frame with a run of 19 digits or more is read again to say what it holds.
+_LONG_DIGITS = re.compile(rb"\d{19}")
+
+
+def _checked_int(text: str) -> int:
+    value = int(text)
+    if not INT_MIN <= value <= INT_MAX:
+        raise ProtocolError("bad_field", f"the integer {text[:24]}{'…' if len(text) > 24 else ''} is beyond 64 bits: "
+                            f"integers are from {INT_MIN} to {INT_MAX}")
+    return value
+
+
+def loads_json(data: bytes | str) -> Any:
+    """A JSON document as plain data, like orjson.loads; an integer beyond 64 bits raises
+    ProtocolError("bad_field") instead of becoming a float. Other junk raises orjson's error."""
+    value = orjson.loads(data)
+    raw = data.encode() if isinstance(data, str) else data
+    if _LONG_DIGITS.search(raw):
+        try:
+            json.loads(raw, parse_int=_checked_int)  # raises ProtocolError for an integer out of range
+        except (RecursionError, ValueError):
+            pass  # deeper than the stdlib parser goes: orjson's value stands
+    return value
 
 
 def encode(message: Any, encoding: str) -> bytes:
@@ -40,7 +69,7 @@ def decode(frame: bytes | str, encoding: str) -> Any:
             if isinstance(frame, str):
                 raise ProtocolError("bad_frame", "this connection speaks msgpack: send binary frames")
             return msgpack.unpackb(frame, raw=False, strict_map_key=False)
-        return orjson.loads(frame)
+        return loads_json(frame)
     except ProtocolError:
         raise
     except Exception as exc:  # the decoders raise several unrelated types on junk

@@ -20,6 +20,7 @@ ERROR_CODES: dict[str, str] = {
     "too_many_spectators": "The match has as many spectators on this server as it may.",
     "node_full": "This server holds as many live matches as it may; try again later.",
     "busy": "The match is busy; try again.",
+    "stale": "The move was decided at a seq (`at`) the match is no longer at; nothing was committed; `seq` is the match's seq now.",
     "rate_limited": "The connection sent requests faster, or asked for more bytes, than it may; send the same message again after retry_after_ms.",
     "store_unavailable": "The server cannot reach its store right now; send the same message again in a moment.",
     "diverged": "The match's log lost commits the server had seen; play is stopped until an operator restores it.",

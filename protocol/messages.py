@@ -17,16 +17,18 @@ TOKEN_MAX = 128
 # field -> (accepted types, required). bool is excluded from int explicitly below.
 _CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"client": ((str,), False), "said": ((bool,), False)},
-    "join": {"match": ((str,), True), "token": ((str,), True), "since": ((int,), False)},
-    "spectate": {"match": ((str,), True), "since": ((int,), False)},
+    "join": {"match": ((str,), True), "token": ((str,), True), "since": ((int,), False), "ref": ((str,), False)},
+    "spectate": {"match": ((str,), True), "since": ((int,), False), "ref": ((str,), False)},
     "leave": {"match": ((str,), True)},
-    "move": {"match": ((str,), True), "id": ((str,), True), "command": ((dict,), True), "seat": ((int,), False)},
+    "move": {"match": ((str,), True), "id": ((str,), True), "command": ((dict,), True), "seat": ((int,), False),
+             "at": ((int,), False)},
     "legal": {"match": ((str,), True), "page": ((int,), False)},
-    "resync": {"match": ((str,), True), "since": ((int,), True)},
+    "resync": {"match": ((str,), True), "since": ((int,), True), "ref": ((str,), False)},
     "ping": {"nonce": ((int, str), False)},
 }
 CLIENT_TYPES = tuple(_CLIENT)
-_MAX_LEN = {"match": MATCH_ID_MAX, "id": MOVE_ID_MAX, "token": TOKEN_MAX, "client": 200, "nonce": 64}
+REF_MAX = 64
+_MAX_LEN = {"match": MATCH_ID_MAX, "id": MOVE_ID_MAX, "token": TOKEN_MAX, "client": 200, "nonce": 64, "ref": REF_MAX}
 
 
 def parse_client(obj: Any) -> Message:
@@ -109,16 +111,24 @@ def reject(match: str, move_id: str, code: str, message: str) -> Message:
 
 
 def error(code: str, message: str, ref: Any = None, match: str | None = None,
-          retry_after_ms: int | None = None) -> Message:
+          retry_after_ms: int | None = None, seq: int | None = None) -> Message:
     """`match`: the match the failed message named, so a client watching several can tell.
-    `retry_after_ms`: for `rate_limited`, when the same message will be accepted again."""
+    `retry_after_ms`: for `rate_limited`, when the same message will be accepted again.
+    `seq`: for `stale`, the match's seq now (the move's `at` was another)."""
     named = {"match": match} if match is not None else {}
     retry = {"retry_after_ms": retry_after_ms} if retry_after_ms is not None else {}
-    return {"type": "error", "code": code, "message": message, "ref": ref, **named, **retry}
+    now = {"seq": seq} if seq is not None else {}
+    return {"type": "error", "code": code, "message": message, "ref": ref, **named, **retry, **now}
 
 
 def presence(match: str, seats: list[bool], spectators: int) -> Message:
     return {"type": "presence", "match": match, "seats": seats, "spectators": spectators}
+
+
+def answer_presence(broadcast: Message, reply: str, ref: str | None = None) -> Message:
+    """The presence that ends the answer to a join, spectate or resync (SPEC 3.1): the same
+    presence marked with the request it answers (`reply`) and the request's `ref`, if any."""
+    return {**broadcast, "reply": reply, **({} if ref is None else {"ref": ref})}
 
 
 def legal_moves(match: str, seq: int, moves: list[dict[str, Any]], labels: list[str] | None = None,

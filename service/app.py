@@ -91,7 +91,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     routes = [
         *health.routes(),
         *matches.routes(),
-        *ReplayRoutes(lobby, lim, matches.count_creation).routes(),
+        *ReplayRoutes(lobby, lim, matches.creation_room).routes(),
         *admin.routes(lobby, lim.admin_token, summary, guarded, int_param),
         *static.routes(),
     ]

@@ -17,8 +17,12 @@ Outputs:
 - protocol/vectors/http.json: HTTP lobby calls with the status and body the app answered;
 - the blocks between `<!-- gen:NAME -->` and `<!-- /gen -->` in protocol/SPEC.md.
 
-tests/protocol/test_vectors.py checks the files against each other and against SPEC.md; it does
-not rerun this script (the example match depends on the pixies engine, which may evolve).
+    .venv/bin/python -m tools.make_vectors --check
+
+records the same session again and lists the committed files that differ from what the server
+sends now (exit status 1 if any): tests/protocol/test_vectors_against_the_server.py runs it, so
+a vector that disagrees with the server fails a test. tests/protocol/test_vectors.py checks the
+files against each other and against SPEC.md.
 """
 
 from __future__ import annotations
@@ -147,8 +151,8 @@ CLIENT_MESSAGES = ["hello", "join", "spectate", "leave", "move", "legal", "resyn
 SERVER_MESSAGES = ["welcome", "view", "patch", "ack", "reject", "legal_moves", "presence", "finished", "clock",
                    "error", "left", "pong"]
 # request -> the server messages that answer it (AsyncAPI 3 `reply`)
-REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "presence", "finished", "clock", "error"],
-           "spectate": ["view", "patch", "presence", "finished", "clock", "error"], "leave": ["left", "error"],
+REPLIES = {"hello": ["welcome", "error"], "join": ["view", "patch", "finished", "clock", "presence", "error"],
+           "spectate": ["view", "patch", "finished", "clock", "presence", "error"], "leave": ["left", "error"],
            "move": ["ack", "reject", "error"], "legal": ["legal_moves", "error"],
            "resync": ["view", "patch", "presence", "error"], "ping": ["pong", "error"]}
 
@@ -164,9 +168,11 @@ def _obj(kind: str, required: list[str], props: dict[str, Any], description: str
 
 def asyncapi_schemas() -> dict[str, Any]:
     from protocol.errors import ERROR_CODES
-    from protocol.messages import MATCH_ID_MAX, MOVE_ID_MAX, TOKEN_MAX
+    from protocol.messages import MATCH_ID_MAX, MOVE_ID_MAX, REF_MAX, TOKEN_MAX
 
     match = _ref("MatchId")
+    answer_ref = {"type": "string", "maxLength": REF_MAX,
+                  "description": "Optional; the presence that ends the answer carries it back (SPEC 3.1)."}
     return {
         "MatchId": {"type": "string", "maxLength": MATCH_ID_MAX, "description": "A match id (server ids: 12 URL-safe characters)."},
         "MoveId": {"type": "string", "minLength": 1, "maxLength": MOVE_ID_MAX,
@@ -197,29 +203,41 @@ def asyncapi_schemas() -> dict[str, Any]:
                                                             "(SPEC 4.1), for a client that shows no sentences."}},
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
-                                                  "since": _ref("Seq")},
-                     "Play a seat with its token. Answered, in this order, by view (or patches after since), finished if over, presence, then clock if running."),
-        "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq")},
+                                                  "since": _ref("Seq"), "ref": answer_ref},
+                     "Play a seat with its token. Answered, in this order, by view (or patches after since), finished if over, clock if running, then presence with reply, which ends the answer."),
+        "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq"), "ref": answer_ref},
                          "Watch as a spectator. Answered like join."),
         "leave": _obj("leave", ["match"], {"match": match}, "Stop watching a match. Answered by left."),
-        "move": _obj("move", ["match", "id", "command"], {"match": match, "id": _ref("MoveId"),
-                                                          "command": _ref("Command"), "seat": _ref("Seat")},
+        "move": _obj("move", ["match", "id", "command"], {
+            "match": match, "id": _ref("MoveId"), "command": _ref("Command"), "seat": _ref("Seat"),
+            "at": {"type": "integer", "minimum": 0, "description": "The seq of the document the move was decided on: at another seq the "
+                                                 "move is refused with the error stale (SPEC 3.5), unless its id was "
+                                                 "already committed."}},
                      "Play a command. Answered by ack (after the patch), reject or error, all with the same id."),
         "legal": _obj("legal", ["match"], {"match": match, "page": {"type": "integer", "minimum": 0}},
                       "Ask for the seat's legal moves (page: which page of a long list, default 0). Answered by legal_moves."),
-        "resync": _obj("resync", ["match", "since"], {"match": match, "since": _ref("Seq")},
-                       "Ask for what follows seq since: patches, or a full view, then presence, which ends the answer."),
+        "resync": _obj("resync", ["match", "since"], {"match": match, "since": _ref("Seq"), "ref": answer_ref},
+                       "Ask for what follows seq since: patches, or a full view, then presence with reply, which ends the answer."),
         "ping": _obj("ping", [], {"nonce": {"oneOf": [{"type": "integer", "minimum": 0},
                                                       {"type": "string", "maxLength": 64}]}},
                      "Application-level ping, allowed before hello. Answered by pong."),
         # server -> client
         "welcome": _obj("welcome", ["protocol", "encoding", "server", "session", "max_frame", "games"], {
-            "protocol": {"type": "integer", "const": 1}, "encoding": {"type": "string", "enum": ["msgpack", "json"]},
+            "protocol": {"type": "integer", "enum": [1, 2],
+                         "description": "1 on teahouse.v1.*, 2 on teahouse.v2.* (SPEC 12.1)."}, "encoding": {"type": "string", "enum": ["msgpack", "json"]},
             "server": {"type": "string"}, "session": {"type": "string"}, "max_frame": {"type": "integer"},
             "games": {"type": "array", "items": {"type": "string"}}}, "The answer to hello."),
         "view": _obj("view", ["match", "seq", "seat", "doc"], {
             "match": match, "seq": _ref("Seq"), "seat": {"type": ["integer", "null"], "minimum": 0},
-            "doc": _ref("Document")}, "A full document; it replaces what the client held."),
+            "doc": _ref("Document"),
+            "ref": {"type": "integer", "minimum": 1, "description": "Protocol v2 only: the number naming this match "
+                                                                    "in compact frames (SPEC 12.2)."},
+            "keys": {"type": "array", "items": {"type": "string"}, "description": "Protocol v2 only: the key table."},
+            "paths": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}},
+                      "description": "Protocol v2 only: the path table, each path in its wire form."},
+            "sentences": {"type": "array", "items": {"type": "string"},
+                          "description": "Protocol v2 only: the match's sentence table."}},
+            "A full document; it replaces what the client held."),
         "patch": _obj("patch", ["match", "seq", "ops"], {
             "match": match, "seq": _ref("Seq"), "ops": {"type": "array", "items": _ref("PatchOp")},
             "said": {"type": "array", "items": {"type": "string"},
@@ -242,16 +260,23 @@ def asyncapi_schemas() -> dict[str, Any]:
             "The commands the seat may send at seq (one page of them)."),
         "presence": _obj("presence", ["match", "seats", "spectators"], {
             "match": match, "seats": {"type": "array", "items": {"type": "boolean"}},
-            "spectators": {"type": "integer", "minimum": 0}}, "Who is connected, over every node."),
+            "spectators": {"type": "integer", "minimum": 0},
+            "reply": {"type": "string", "enum": ["join", "spectate", "resync"],
+                      "description": "Only in the presence that ends the answer to that request (SPEC 3.1); a "
+                                     "broadcast presence never has it. Sent as this map in v2 too."},
+            "ref": {"type": "string", "description": "With reply: the request's ref, if it carried one."}},
+            "Who is connected, over every node."),
         "finished": _obj("finished", ["match", "seq", "result", "seed"], {
             "match": match, "seq": _ref("Seq"), "result": {"type": ["object", "null"]},
             "seed": {"type": "string", "description": "The revealed seed (SPEC section 10)."}},
             "The match is over."),
         "error": _obj("error", ["code", "message", "ref"], {
             "code": {"type": "string", "enum": list(ERROR_CODES)}, "message": {"type": "string"},
-            "ref": {"type": ["string", "null"]},
+            "ref": {"type": ["string", "null"]}, "match": {"type": "string", "maxLength": MATCH_ID_MAX,
+                                                 "description": "The match the failed message named, if any."},
             "retry_after_ms": {"type": "integer", "minimum": 0,
-                               "description": "rate_limited only: send the same message again after this many ms."}},
+                               "description": "rate_limited only: send the same message again after this many ms."},
+            "seq": {"type": "integer", "minimum": 0, "description": "stale only: the match's seq now (the move's at was another)."}},
             "A protocol error; the connection stays open, the match is unchanged."),
         "clock": _obj("clock", ["match", "seq", "deadline"], {
             "match": match, "seq": _ref("Seq"),
@@ -716,6 +741,13 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
             a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
             rec.keep("ack_retry", "server", a.expect("ack")[0],
                      "the same move id again: the same ack, nothing committed")
+            a.send({"type": "move", "match": MATCH, "id": "a-1", "at": 1, "command": legal["moves"][0]})
+            assert a.expect("ack")[0] == ack, "a committed id answers its ack whatever its at says"
+            rec.keep("move_stale", "client", a.send({"type": "move", "match": MATCH, "id": "a-s", "at": 1,
+                                                      "command": legal["moves"][1]}),
+                     "a move decided at seq 1, sent when the match is at seq 2")
+            rec.keep("error_stale", "server", a.expect("error")[0],
+                     "the move was decided at another seq: nothing committed; seq is the match's seq now")
             rec.keep("move_with_seat", "client", a.send({"type": "move", "match": MATCH, "id": "a-2", "seat": 0,
                                                          "command": legal["moves"][1]}),
                      "a move naming its seat (optional; checked against the joined seat)")
@@ -730,6 +762,10 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
             rec.keep("patch_resync", "server", a.expect("patch", "presence")[0], "the kept patch after seq 1")
             a.send({"type": "resync", "match": MATCH, "since": 99})
             a.expect("view", "presence")
+            rec.keep("resync_ref", "client", a.send({"type": "resync", "match": MATCH, "since": a.seq, "ref": "r-1"}),
+                     "a resync holding the latest seq, with a ref")
+            rec.keep("presence_reply", "server", a.expect("presence")[0],
+                     "the presence that ends the answer to a resync: reply and the request's ref")
 
             # protocol faults, each answered by an error that leaves the session open
             faults: list[tuple[str, bytes | str, str]] = [
@@ -793,7 +829,9 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
                 c.send({"type": "legal", "match": MATCH})
                 moves = c.expect("legal_moves")[0]["moves"]
                 n += 1
-                c.send({"type": "move", "match": MATCH, "id": f"m{n}", "command": moves[-1]})
+                sent = c.send({"type": "move", "match": MATCH, "id": f"m{n}", "at": c.seq, "command": moves[-1]})
+                if n == 1:
+                    rec.keep("move_at", "client", sent, "a move that says the seq it was decided on (at)")
                 got = c.expect("patch")
                 others = [x for x in (a, b, s) if x is not c]
                 for o in others:
@@ -838,6 +876,8 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
     clocked = call("create_clocked", "POST", "/api/matches",
                    {"game": "pixies", "players": 2, "options": {"first_player": 0}, "turn_seconds": 600})
     call("create_bad_clock", "POST", "/api/matches", {"game": "pixies", "players": 2, "turn_seconds": 0})
+    call("create_unknown_field", "POST", "/api/matches", {"game": "pixies", "players": 2, "turn_secnds": 600},
+         note="a misspelt field is refused, not dropped: the match would have had no clock")
     for _ in range(2):
         assert http.post(f"/api/matches/{clocked['match']}/seats", json={}).status_code == 201
     with websocket("teahouse.v1.msgpack") as wc:
@@ -845,7 +885,7 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
         c.send({"type": "hello"})
         c.expect("welcome")
         c.send({"type": "spectate", "match": clocked["match"]})
-        rec.keep("clock", "server", c.expect("view", "presence", "clock")[2],
+        rec.keep("clock", "server", c.expect("view", "clock", "presence")[1],
                  "the turn clock of a match created with turn_seconds 600: the seats to act have until deadline")
 
 
@@ -927,34 +967,64 @@ def v2_vectors(rec: Recorder) -> list[dict[str, Any]]:
     return out
 
 
-def write(rec: Recorder) -> None:
-    VECTORS.mkdir(parents=True, exist_ok=True)
-    for old in VECTORS.glob("*.msgpack"):
+def write_vectors(rec: Recorder, vectors: Path = VECTORS) -> None:
+    """The vector files of a recorded session, into `vectors` (emptied of old ones first)."""
+    vectors.mkdir(parents=True, exist_ok=True)
+    for old in vectors.glob("*.msgpack"):
         old.unlink()
-    for old in VECTORS.glob("*.json"):
+    for old in vectors.glob("*.json"):
         old.unlink()
     index = []
     for name, (direction, msg, description) in sorted(rec.frames.items(), key=lambda kv: (kv[1][0], kv[0])):
-        (VECTORS / f"{name}.json").write_bytes(encode(msg, "json"))
-        (VECTORS / f"{name}.msgpack").write_bytes(encode(msg, "msgpack"))
+        (vectors / f"{name}.json").write_bytes(encode(msg, "json"))
+        (vectors / f"{name}.msgpack").write_bytes(encode(msg, "msgpack"))
         index.append({"name": name, "direction": direction, "type": msg["type"], "description": description,
                       "value": msg})
-    (VECTORS / "index.json").write_bytes(orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "invalid.json").write_bytes(orjson.dumps(rec.invalid, option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "fairness.json").write_bytes(orjson.dumps(fairness_vector(), option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "http.json").write_bytes(orjson.dumps(rec.http, option=orjson.OPT_INDENT_2) + b"\n")
-    (VECTORS / "v2.json").write_bytes(orjson.dumps(v2_vectors(rec), option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "index.json").write_bytes(orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "invalid.json").write_bytes(orjson.dumps(rec.invalid, option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "fairness.json").write_bytes(orjson.dumps(fairness_vector(), option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "http.json").write_bytes(orjson.dumps(rec.http, option=orjson.OPT_INDENT_2) + b"\n")
+    (vectors / "v2.json").write_bytes(orjson.dumps(v2_vectors(rec), option=orjson.OPT_INDENT_2) + b"\n")
     code, reason = rec.unsupported  # type: ignore[attr-defined]
-    (VECTORS / "close.json").write_bytes(orjson.dumps({"offered": ["teahouse.v2.cbor"], "code": code,
+    (vectors / "close.json").write_bytes(orjson.dumps({"offered": ["teahouse.v2.cbor"], "code": code,
                                                        "reason": reason}, option=orjson.OPT_INDENT_2) + b"\n")
-    blocks = render_blocks()
-    SPEC.write_text(fill_spec(SPEC.read_text(), blocks))
+
+
+def write(rec: Recorder) -> None:
+    write_vectors(rec)
+    SPEC.write_text(fill_spec(SPEC.read_text(), render_blocks()))
     ASYNCAPI.write_text(render_asyncapi())
+
+
+def check(committed: Path = VECTORS) -> list[str]:
+    """Record a session against a real server again and compare it with what is committed:
+    the name of every vector file, and of SPEC.md or asyncapi.yaml, that the server's answers
+    today would change ([] when they all agree). The server's own randomness and clock are
+    pinned (`--serve`), so a difference is a change of behaviour, not chance."""
+    rec = Recorder()
+    capture(rec)
+    with tempfile.TemporaryDirectory(prefix="teahouse-vectors-check-") as tmp:
+        fresh = Path(tmp)
+        write_vectors(rec, fresh)
+        names = {p.name for p in fresh.iterdir()} | {p.name for p in committed.glob("*.json")} \
+            | {p.name for p in committed.glob("*.msgpack")}
+        differ = sorted(n for n in names if not (fresh / n).exists() or not (committed / n).exists()
+                        or (fresh / n).read_bytes() != (committed / n).read_bytes())
+        if fill_spec(SPEC.read_text(), render_blocks(fresh)) != SPEC.read_text():
+            differ.append("SPEC.md")
+        if render_asyncapi(fresh) != ASYNCAPI.read_text():
+            differ.append("asyncapi.yaml")
+    return differ
 
 
 def main() -> int:
     if sys.argv[1:2] == ["--serve"]:
         return serve_pinned(int(sys.argv[2]), sys.argv[3])
+    if sys.argv[1:2] == ["--check"]:
+        differ = check()
+        for name in differ:
+            print(f"differs from what the server sends now: {name}")
+        return 1 if differ else 0
     rec = Recorder()
     capture(rec)
     write(rec)

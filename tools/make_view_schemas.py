@@ -7,6 +7,11 @@ every commit), then committed and reviewed like code: it says which fields a vie
 types, which are always there and which may be null. tests/conformance/test_view_schemas.py
 checks live views against the committed files with `jsonschema`, so a view that changes shape
 fails until the schema (and so the documentation) is updated.
+
+A property marked `"x-private": true` is private to a seat: it holds a value (not null) only in
+a seat's view, never in the spectators' view, which is the public one (a seat's hand, its own
+answers). A client that shows a spectator's screen never finds it; a seat's view has it for
+that seat alone.
 """
 
 from __future__ import annotations
@@ -34,8 +39,11 @@ class Shape:
         self.present: dict[str, int] = {}
         self.items: Shape | None = None
         self.dynamic_keys = False
+        self.valued: set[str] = set()  # keys seen with a value (not null) in any view
+        self.public: set[str] = set()  # keys seen with a value in a spectators' view
 
-    def add(self, value: Any) -> None:
+    def add(self, value: Any, public: bool = False) -> None:
+        """`public`: `value` is (inside) a spectators' view."""
         if value is None:
             self.types.add("null")
         elif isinstance(value, bool):
@@ -48,17 +56,22 @@ class Shape:
             self.types.add("array")
             for v in value:
                 self.items = self.items or Shape()
-                self.items.add(v)
+                self.items.add(v, public)
         elif isinstance(value, dict):
             self.types.add("object")
             self.seen_maps += 1
             for k, v in value.items():
                 self.present[k] = self.present.get(k, 0) + 1
-                self.props.setdefault(k, Shape()).add(v)
+                self.props.setdefault(k, Shape()).add(v, public)
+                if v is not None:
+                    self.valued.add(k)
+                    if public:
+                        self.public.add(k)
         else:
             raise TypeError(type(value).__name__)
 
-    def schema(self) -> dict[str, Any]:
+    def schema(self, under_private: bool = False) -> dict[str, Any]:
+        """`under_private`: inside a property already marked private (its parts are not marked again)."""
         out: dict[str, Any] = {}
         types = sorted(self.types)
         out["type"] = types[0] if len(types) == 1 else types
@@ -68,17 +81,27 @@ class Shape:
                 merged = Shape()
                 for p in self.props.values():
                     merged.merge(p)
-                out["additionalProperties"] = merged.schema()
+                out["additionalProperties"] = merged.schema(under_private)
             else:
-                out["properties"] = {k: v.schema() for k, v in sorted(self.props.items())}
+                out["properties"] = {k: self._property(k, v, under_private) for k, v in sorted(self.props.items())}
                 out["required"] = sorted(k for k, n in self.present.items() if n == self.seen_maps)
                 out["additionalProperties"] = False
         if "array" in self.types:
-            out["items"] = self.items.schema() if self.items is not None else {}
+            out["items"] = self.items.schema(under_private) if self.items is not None else {}
         return out
+
+    def _property(self, key: str, shape: Shape, under_private: bool) -> dict[str, Any]:
+        private = not under_private and key in self.valued and key not in self.public
+        schema = shape.schema(under_private or private)
+        if private:
+            schema = {"x-private": True, "description": "private to a seat: only in that seat's own view "
+                                                        "(never in the spectators' view)", **schema}
+        return schema
 
     def merge(self, other: Shape) -> None:
         self.types |= other.types
+        self.valued |= other.valued
+        self.public |= other.public
         self.seen_maps += other.seen_maps
         for k, n in other.present.items():
             self.present[k] = self.present.get(k, 0) + n
@@ -98,10 +121,10 @@ def infer(game_id: str) -> dict[str, Any]:
     shape = Shape()
     for players in range(g.min_players, g.max_players + 1):
         for k in range(PLAYOUTS):
-            shape.add(g.view(g.initial({}, players), None))
+            shape.add(g.view(g.initial({}, players), None), public=True)
             for step in playout(g, players, f"schema-{game_id}-{players}-{k}"):
                 for audience in [*range(players), None]:
-                    shape.add(g.view(step.after, audience))
+                    shape.add(g.view(step.after, audience), public=audience is None)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"/api/games/{game_id}/view-schema",

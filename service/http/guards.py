@@ -17,6 +17,8 @@ from urllib.parse import unquote_plus
 import orjson
 from starlette.requests import ClientDisconnect, Request
 
+from protocol.codec import loads_json
+from protocol.errors import ProtocolError
 from service.match.lobby import LobbyError
 from service.ops.limits import Limits
 
@@ -49,9 +51,11 @@ async def json_body(request: Request, limits: Limits) -> dict[str, Any]:
         raise LobbyError("unsupported_media_type",
                          "send the body as JSON with Content-Type: application/json", 415)
     try:
-        data = orjson.loads(raw)
+        data = loads_json(raw)
     except orjson.JSONDecodeError:
         raise LobbyError("bad_json", "the request body is not valid JSON") from None
+    except ProtocolError as exc:  # an integer beyond 64 bits
+        raise LobbyError("bad_field", exc.message) from None
     if not isinstance(data, dict):
         raise LobbyError("bad_json", "the request body must be a JSON object")
     return data

@@ -19,10 +19,22 @@ from service.match.lobby import Lobby, LobbyError
 from service.ops.limits import Limits
 from service.ws.address_limits import CreationWindow
 
+# The top-level fields POST /api/matches takes (SPEC 2.4); any other is refused with
+# `unknown_field`, so a misspelt one never silently makes another match. A new field: one line.
+CREATE_FIELDS = (
+    "game",
+    "players",
+    "options",
+    "listed",
+    "turn_seconds",
+    "absent",
+    "bots",
+)
+
 
 class LobbyRoutes:
     """The routes over the lobby that the app's lifespan opens (`lobby` returns it) and the
-    operator's limits. `count_creation` is shared with the fork route, which creates a match too."""
+    operator's limits. `creation_room` is shared with the fork route, which creates a match too."""
 
     def __init__(self, lobby: Callable[[], Lobby], limits: Limits, schemas: Mapping[str, bytes]) -> None:
         self.lobby, self.limits, self.schemas = lobby, limits, schemas
@@ -38,14 +50,18 @@ class LobbyRoutes:
             Route("/api/matches/{match}/seats", guarded(self.take_seat), methods=["POST"]),
         ]
 
-    def count_creation(self, request: Request) -> None:
-        """A client address creates at most matches_per_address_per_minute matches a minute."""
-        wait = self.creations.hit(request.client.host if request.client else "")
+    def creation_room(self, request: Request) -> Callable[[], None]:
+        """A client address creates at most matches_per_address_per_minute matches a minute:
+        raise 429 if it has no room now, else return what counts the creation once it is made
+        (a request refused for its body, its game or its options costs nothing)."""
+        address = request.client.host if request.client else ""
+        wait = self.creations.room(address)
         if wait:
             exc = LobbyError("rate_limited", f"this address created {self.limits.matches_per_address_per_minute} "
                              f"matches in the last minute, its limit; try again in {math.ceil(wait)} s", 429)
             exc.retry_after_s = wait
             raise exc
+        return lambda: self.creations.count(address)
 
     async def games(self, request: Request) -> Response:
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
@@ -61,15 +77,20 @@ class LobbyRoutes:
     async def create_match(self, request: Request) -> Response:
         lim = self.limits
         body = await json_body(request, lim)
+        unknown = [name for name in body if name not in CREATE_FIELDS]
+        if unknown:
+            raise LobbyError("unknown_field", f"POST /api/matches does not take the field {unknown[0][:64]!r}; "
+                             f"it takes: {', '.join(CREATE_FIELDS)}")
         options = body.get("options")
         if lim.options_max_bytes and options is not None and len(orjson.dumps(options)) > lim.options_max_bytes:
             raise LobbyError("options_too_large", f"options may be at most {lim.options_max_bytes} bytes "
                              "written as JSON", 413)
-        self.count_creation(request)
+        counted = self.creation_room(request)
         lobby = self.lobby()
         rec = await lobby.create(body.get("game"), body.get("players"), body.get("options"),
                                  body.get("listed", True), turn_seconds=body.get("turn_seconds"),
                                  absent=body.get("absent", "bot"), bots=body.get("bots"))
+        counted()
         return json(summary(rec, await lobby.store.last_seq(rec.id) if rec.bots else 0), 201)
 
     async def list_matches(self, request: Request) -> Response:

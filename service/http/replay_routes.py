@@ -21,11 +21,11 @@ from service.ops.limits import Limits
 
 class ReplayRoutes:
     """The routes over the lobby that the app's lifespan opens (`lobby` returns it). A fork creates
-    a match, so it is counted by the same per-address window as a creation (`count_creation`)."""
+    a match, so it is counted by the same per-address window as a creation (`creation_room`)."""
 
     def __init__(self, lobby: Callable[[], Lobby], limits: Limits,
-                 count_creation: Callable[[Request], None]) -> None:
-        self.lobby, self.limits, self.count_creation = lobby, limits, count_creation
+                 creation_room: Callable[[Request], Callable[[], None]]) -> None:
+        self.lobby, self.limits, self.creation_room = lobby, limits, creation_room
 
     def routes(self) -> list[Route]:
         return [
@@ -81,7 +81,8 @@ class ReplayRoutes:
 
     async def fork(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
-        self.count_creation(request)
+        counted = self.creation_room(request)
         lobby = self.lobby()
         rec = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
+        counted()
         return json(summary(rec, await lobby.store.last_seq(rec.id)), 201)

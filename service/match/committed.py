@@ -37,6 +37,15 @@ class Busy(Exception):
     """The match moved on (or kept conflicting) before a command could be committed."""
 
 
+class Stale(Exception):
+    """A client's move was decided at a seq the match is no longer at (its `at`); `seq` is the
+    match's seq now. Nothing was committed."""
+
+    def __init__(self, match: str, at: int, seq: int) -> None:
+        super().__init__(f"{match}: the move was decided at seq {at}, the match is at seq {seq}")
+        self.at, self.seq = at, seq
+
+
 class Committed(NamedTuple):
     """A match's position after a commit, as every subscriber sees it. Nothing in it is
     changed after it is made: `state` and `status` are the fold's and the game's own values,

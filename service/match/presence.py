@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from protocol import messages
 from service.match.fanout import Fanout, Watcher
-from service.match.projection import Projection
+from service.match.projection import Frame, Projection
 from service.store import EventStore, StoreUnavailable
 
 log = logging.getLogger("teahouse.presence")
@@ -55,11 +55,13 @@ class MatchPresence:
             spectators += other_specs
         return messages.presence(self.match_id, present, spectators)
 
-    def tell(self, watcher: Watcher) -> None:
-        """Send `watcher` the presence now (it ends the answer to a join, spectate or resync)."""
+    def tell(self, watcher: Watcher, reply: str, ref: str | None = None) -> None:
+        """Send `watcher` the presence now: it ends the answer to its request `reply` (join,
+        spectate or resync), so it carries `reply` and the request's `ref` (SPEC 5.7). It is
+        a map in v2 too (no compact form): a client tells it from a broadcast by `reply`."""
         current = self.current()
         self._seen[watcher] = current
-        watcher.deliver(self.projection.presence(current).encoded(watcher.encoding))
+        watcher.deliver(Frame(messages.answer_presence(current, reply, ref)).encoded(watcher.encoding))
 
     def changed(self) -> None:
         """The connections here changed: the others hear of it at the coalesced flush."""

@@ -39,7 +39,7 @@ from service.games import Game, IllegalMove, fold, get_game
 from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.match.clock import TurnClock
-from service.match.committed import SYSTEM_MOVE_PREFIX, Busy, Committed
+from service.match.committed import SYSTEM_MOVE_PREFIX, Busy, Committed, Stale
 from service.match.fanout import FANOUT_CHUNK, Fanout, Watcher
 from service.match.legal import LegalPages
 from service.match.narration import commit_sentences, names_of
@@ -54,7 +54,7 @@ from service.store.outage import Backoff
 
 # (The session and the tests name these through the runtime, the module they talk to.)
 __all__ = ["CLOSE_WAIT_S", "DECIDE_ATTEMPTS", "FANOUT_CHUNK", "REMEMBERED_REJECTIONS", "SNAPSHOT_EVERY",
-           "SYSTEM_MOVE_PREFIX", "Busy", "Diverged", "MatchRuntime", "diverged_message"]
+           "SYSTEM_MOVE_PREFIX", "Busy", "Diverged", "MatchRuntime", "Stale", "diverged_message"]
 
 log = logging.getLogger("teahouse.runtime")
 
@@ -270,25 +270,40 @@ class MatchRuntime:
 
     # -- commands -------------------------------------------------------------------------
     async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None,
-                     at_seq: int | None = None) -> int:
+                     at_seq: int | None = None, decided_at: int | None = None) -> int:
         """Decide, append and apply one command; return its seq or raise IllegalMove/Busy.
-        `at_seq`: the server's own moves (clock, bots) were chosen for that seq only."""
+        `at_seq`: the server's own moves (clock, bots) were chosen for that seq only.
+        `decided_at`: a client's `at` (SPEC 4.5): the seq of the document it chose the move on;
+        at any other seq the move is refused with Stale, unless its id was already committed
+        (a retry gets its ack whatever it says)."""
         key = (seat, move_id) if move_id is not None else None
         arrived = time.perf_counter()
         async with self.lock:
             if self.diverged is not None:
                 raise Diverged(self.id)
-            if key is not None:
-                if key in self.accepted:
+            if key is not None and key in self.accepted:
+                return self.accepted[key]
+            if decided_at is not None and decided_at > self.seq:
+                await self._catch_up()  # the client saw a commit this node has not read yet
+                if key is not None and key in self.accepted:
                     return self.accepted[key]
-                if key in self.rejected:
-                    raise IllegalMove(*self.rejected[key])
+            if key is not None and key in self.rejected and decided_at in (None, self.seq):
+                raise IllegalMove(*self.rejected[key])
             for _ in range(DECIDE_ATTEMPTS):
                 if at_seq is not None and self.seq != at_seq:
                     raise Busy(f"{self.id}: at seq {self.seq}, not {at_seq}")
+                if decided_at is not None and self.seq != decided_at:
+                    raise Stale(self.id, decided_at, self.seq)
                 try:
                     events = self.game.decide(self.state, seat, command, commit_rng(self.record.seed, self.seq + 1))
                 except IllegalMove as exc:
+                    if decided_at is not None and await self._behind_the_log():
+                        # Refused by a position this node had not brought up to date: the
+                        # client's `at` is behind the match, which is what it must hear.
+                        await self._catch_up()
+                        if key is not None and key in self.accepted:
+                            return self.accepted[key]
+                        raise Stale(self.id, decided_at, self.seq) from None
                     if key is not None:
                         self.rejected[key] = (exc.code, exc.message)
                         if len(self.rejected) > REMEMBERED_REJECTIONS:
@@ -321,6 +336,16 @@ class MatchRuntime:
                 metrics.FANOUT_SECONDS.observe(time.perf_counter() - arrived)
                 return c.seq
             raise Busy(f"{self.id}: gave up after {DECIDE_ATTEMPTS} conflicting appends")
+
+    async def _behind_the_log(self) -> bool:
+        """Whether another node has appended commits this one has not read yet (a shared store
+        only; an unreachable store says no: the rules' answer then stands)."""
+        if not self.store.shared:
+            return False
+        try:
+            return await self.store.last_seq(self.id) > self.seq
+        except StoreUnavailable:
+            return False
 
     async def _append(self, c: Commit) -> _Ahead:
         """Append `c` to the log and, while the store has it in flight (the SQLite thread's
@@ -363,28 +388,31 @@ class MatchRuntime:
             self.record.seats = fresh.seats
 
     # -- watchers -------------------------------------------------------------------------
-    def attach(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
-        """Add a watcher and send it what it is missing: patches after `since`, or a full view."""
+    def attach(self, watcher: Watcher, audience: Audience, since: int | None, reply: str = "join",
+               ref: str | None = None) -> None:
+        """Add a watcher and send it what it is missing: patches after `since`, or a full view.
+        `reply` and `ref`: the request answered (join or spectate) and its `ref`, which the
+        answer's last frame, its presence, carries (SPEC 3.3)."""
         self.last_active = time.monotonic()
         self.projection.watch(audience, self.state, self.seq, self.status)
         self.fanout.add(watcher, audience)
         self._resync(watcher, audience, since)
         if self.record.finished:
             watcher.deliver(self.finish.frame(self.seq).encoded(watcher.encoding))
-        # Presence is part of the answer (SPEC 3.3), before the clock and before the reply to
-        # the client's next request; the others hear of the change at the coalesced flush.
-        self.presence.tell(watcher)
-        self.presence.changed()
         clock = self.clock.frame(self.seq)
         if clock is not None:
             watcher.deliver(clock.encoded(watcher.encoding))
+        # Presence ends the answer (SPEC 3.3), before the reply to the client's next request;
+        # the others hear of the change at the coalesced flush.
+        self.presence.tell(watcher, reply, ref)
+        self.presence.changed()
 
-    def answer_resync(self, watcher: Watcher, audience: Audience, since: int) -> None:
+    def answer_resync(self, watcher: Watcher, audience: Audience, since: int, ref: str | None = None) -> None:
         """A client's resync: what it missed (possibly nothing), then the current presence,
         which ends the answer, so that even an empty one is acknowledged (SPEC 3.7)."""
         self.fanout.flush()
         self._resync(watcher, audience, since)
-        self.presence.tell(watcher)
+        self.presence.tell(watcher, "resync", ref)
 
     def _resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
         frames = self.projection.since(audience, since, watcher.encoding) if since is not None else None

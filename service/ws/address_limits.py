@@ -25,18 +25,32 @@ class CreationWindow:
     def hit(self, address: str) -> float:
         """Count one creation now and return 0, or count nothing and return the seconds until
         the address may create again."""
+        wait = self.room(address)
+        if not wait:
+            self.count(address)
+        return wait
+
+    def room(self, address: str) -> float:
+        """0 if the address may create a match now, else the seconds until it may; counts
+        nothing (a creation the lobby then refuses is not one: `count` only what was made)."""
         if not self.per_minute:
             return 0.0
         now = self.clock()
-        times = self._times.setdefault(address, deque())
+        times = self._times.get(address)
+        if times is None:
+            return 0.0
         while times and now - times[0] >= WINDOW_S:
             times.popleft()
-        if len(times) >= self.per_minute:
-            return WINDOW_S - (now - times[0])
-        times.append(now)
+        return WINDOW_S - (now - times[0]) if len(times) >= self.per_minute else 0.0
+
+    def count(self, address: str) -> None:
+        """One creation was made now."""
+        if not self.per_minute:
+            return
+        now = self.clock()
+        self._times.setdefault(address, deque()).append(now)
         if len(self._times) > 10_000:  # forget addresses that created nothing for a minute
             self._times = {a: t for a, t in self._times.items() if t and now - t[-1] < WINDOW_S}
-        return 0.0
 
 
 class ConnectionCounts:

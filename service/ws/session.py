@@ -26,7 +26,7 @@ from protocol.v2 import compact_ack
 from service.games import GAMES, IllegalMove
 from service.match.lobby import Lobby, LobbyError
 from service.match.projection import Audience
-from service.match.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, diverged_message
+from service.match.runtime import SYSTEM_MOVE_PREFIX, Busy, Diverged, MatchRuntime, Stale, diverged_message
 from service.ops import logs, metrics
 from service.ops.limits import Limits
 from service.store import StoreUnavailable
@@ -289,7 +289,7 @@ class Session:
         seat = await self.lobby.seat_for_token(msg["match"], msg["token"], joining=True)
         if seat is None:
             raise ProtocolError("bad_token", "that token holds no seat of this match")
-        self._watch(rt, seat, msg.get("since"))
+        self._watch(rt, seat, msg)
 
     async def _on_spectate(self, msg: dict[str, Any]) -> None:
         self._require_hello()
@@ -299,14 +299,15 @@ class Session:
         if cap and self not in rt.watchers.get(None, ()) and rt.local_counts()[1] >= cap:
             raise ProtocolError("too_many_spectators", f"match {rt.id} has {cap} spectators on this server, its "
                                 "limit; try again later")
-        self._watch(rt, None, msg.get("since"))
+        self._watch(rt, None, msg)
 
-    def _watch(self, rt: MatchRuntime, audience: Audience, since: int | None) -> None:
+    def _watch(self, rt: MatchRuntime, audience: Audience, msg: dict[str, Any]) -> None:
+        """Watch `rt` as `audience`, answering the join or spectate `msg` (its `since`, `ref`)."""
         previous = self.joined.get(rt.id)
         if previous is not None:
             previous[0].detach(self)
         self.joined[rt.id] = (rt, audience)
-        rt.attach(self, audience, since)
+        rt.attach(self, audience, msg.get("since"), msg["type"], msg.get("ref"))
 
     def _joined(self, match_id: str) -> tuple[MatchRuntime, Audience]:
         self._require_hello()
@@ -332,7 +333,12 @@ class Session:
         if "seat" in msg and msg["seat"] != seat:
             raise ProtocolError("wrong_seat", f"this connection plays seat {seat}, not seat {msg['seat']}")
         try:
-            seq = await rt.submit(seat, msg["command"], msg["id"])
+            seq = await rt.submit(seat, msg["command"], msg["id"], decided_at=msg.get("at"))
+        except Stale as exc:
+            metrics.ERRORS.labels("stale").inc()
+            self.send(messages.error("stale", f"the move was decided at seq {exc.at}, but the match is at seq "
+                                     f"{exc.seq}: nothing was committed; look at the position now and decide again",
+                                     msg["id"], rt.id, seq=exc.seq))
         except IllegalMove as exc:
             metrics.REJECTS.labels(exc.code).inc()
             self.send(messages.reject(rt.id, msg["id"], exc.code, exc.message))
@@ -364,7 +370,7 @@ class Session:
         rt, audience = self._joined(msg["match"])
         self._spend_bytes()
         before = self.queued_bytes
-        rt.answer_resync(self, audience, msg["since"])
+        rt.answer_resync(self, audience, msg["since"], msg.get("ref"))
         self.budget.bytes.charge(self.queued_bytes - before)
 
     def _on_ping(self, msg: dict[str, Any]) -> None:

@@ -6,34 +6,21 @@
 - `join`, `spectate` and `resync` carry a `ref`, and their answer ends with the presence that
   carries `reply` (the request's type) and that `ref`.
 
-Each behaviour is tested once the server says it has it: `stale` among its error codes
-(protocol/errors.py, which a test keeps equal to SPEC 7.1), `reply` among the fields of
-SPEC 5.7's presence. Until then the test is skipped, saying so.
+A last test checks the SDKs still get along with a server that has neither (an older one).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import re
 import subprocess
 
 import pytest
 from teahouse_client import Stale, TeahouseClient
 from teahouse_client.client import Connection
 
-from protocol.errors import ERROR_CODES
 from tests.clients.node import NODE, node_flags
 from tests.support.server import ROOT
-
-AT = pytest.mark.skipif("stale" not in ERROR_CODES, reason=(
-    "the server has no `stale` error yet (protocol/errors.py): moves' `at` is being added on the "
-    "server side in another branch; remove this skip when it is merged"))
-spec = (ROOT / "protocol" / "SPEC.md").read_text()
-presence_section = spec.split("### 5.7 `presence`", 1)[1].split("\n### ", 1)[0]
-REPLY = pytest.mark.skipif(not re.search(r"^\| `reply` \|", presence_section, re.M), reason=(
-    "SPEC 5.7's presence has no `reply` field yet: answers that end with it are being added on "
-    "the server side in another branch; remove this skip when it is merged"))
 
 
 def spy(conn: Connection) -> list[dict]:
@@ -72,7 +59,6 @@ async def seated_pair(url: str, encoding: str, opened: list):
     return client, mid, conns, sent, views
 
 
-@AT
 @pytest.mark.parametrize("encoding", ["msgpack", "json"])
 async def test_python_sdk_moves_carry_at_and_a_stale_one_commits_nothing(sqlite_server, encoding, opened):
     client, mid, conns, sent, views = await seated_pair(sqlite_server.url, encoding, opened)
@@ -94,7 +80,6 @@ async def test_python_sdk_moves_carry_at_and_a_stale_one_commits_nothing(sqlite_
     assert (await client.match(mid))["seq"] == acked
 
 
-@REPLY
 @pytest.mark.parametrize("encoding", ["msgpack", "json"])
 async def test_python_sdk_answers_end_with_the_presence_carrying_reply_and_ref(sqlite_server, encoding, opened):
     client, mid, conns, sent, views = await seated_pair(sqlite_server.url, encoding, opened)
@@ -123,7 +108,6 @@ def run_js(url: str, encoding: str) -> dict:
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-@AT
 @pytest.mark.parametrize("encoding", ["json", "msgpack"])
 def test_js_sdk_moves_carry_at_and_a_stale_one_commits_nothing(sqlite_server, encoding):
     got = run_js(sqlite_server.url, encoding)
@@ -133,7 +117,6 @@ def test_js_sdk_moves_carry_at_and_a_stale_one_commits_nothing(sqlite_server, en
     assert got["retried"] == got["acked"] and got["seqAfter"] == got["acked"]
 
 
-@REPLY
 @pytest.mark.parametrize("encoding", ["json", "msgpack"])
 def test_js_sdk_answers_end_with_the_presence_carrying_reply_and_ref(sqlite_server, encoding):
     got = run_js(sqlite_server.url, encoding)

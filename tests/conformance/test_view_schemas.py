@@ -47,3 +47,52 @@ def test_the_schema_is_strict_enough_to_fail(game_id):
     assert not check.is_valid({**view, "__not_a_field__": 1})
     key = sorted(view)[0]
     assert not check.is_valid({**view, key: {"__wrong": ["type"]}})
+
+
+def _private_values(schema: dict, value, path: tuple = ()):
+    """The paths of `value` holding a value (not null) where the schema says `x-private`."""
+    if schema.get("x-private") and value is not None:
+        yield path
+        return
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        for k, v in value.items():
+            sub = props.get(k, {}) if props is not None else schema.get("additionalProperties") or {}
+            yield from _private_values(sub, v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _private_values(schema.get("items") or {}, v, (*path, i))
+
+
+def _marked(schema: dict):
+    """The names of the properties marked `x-private`, at any depth."""
+    for k, v in (schema.get("properties") or {}).items():
+        if v.get("x-private"):
+            yield k
+        yield from _marked(v)
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            yield from _marked(schema[key])
+
+
+# docs/games/<id>.md: what only a seat sees (its hand, its own part of the view)
+PRIVATE = {"china": "hand", "gugong": "hand", "khan": "hand", "hieroglyphs": "you"}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_x_private_marks_what_only_a_seats_view_holds(game_id):
+    """A property marked `x-private` never holds a value in the spectators' view, and a seat's
+    view does hold one there (the marks say which fields are private to a seat)."""
+    g = get_game(game_id)
+    schema = orjson.loads((SCHEMAS / f"{game_id}.view.json").read_bytes())
+    marked = set(_marked(schema))
+    if game_id in PRIVATE:
+        assert PRIVATE[game_id] in marked
+    else:
+        assert not marked, "pixies shows every audience the same table"
+    seen_in_seats = False
+    for step in playout(g, g.min_players, f"x-private-{game_id}"):
+        assert list(_private_values(schema, g.view(step.after, None))) == [], step.seq
+        seen_in_seats = seen_in_seats or any(list(_private_values(schema, g.view(step.after, s)))
+                                             for s in range(g.min_players))
+    assert seen_in_seats == bool(marked)

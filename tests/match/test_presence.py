@@ -27,19 +27,37 @@ async def test_a_connection_is_told_the_current_presence():
     seat, spectator = Inbox(), Inbox()
     fanout.add(seat, 1)
     fanout.add(spectator, None)
-    p.tell(seat)
-    assert seat.messages == [{"type": "presence", "match": "m1", "seats": [False, True, False], "spectators": 1}]
+    p.tell(seat, "join")
+    assert seat.messages == [{"type": "presence", "match": "m1", "seats": [False, True, False], "spectators": 1,
+                              "reply": "join"}]
+
+
+async def test_the_answer_presence_names_its_request_and_ref_and_a_broadcast_names_none():
+    # SPEC 3.1 and 5.7: the answer's presence carries `reply` (and the request's `ref`); a
+    # broadcast one never carries `reply`.
+    p, fanout = presence()
+    seat, other = Inbox(), Inbox()
+    fanout.add(seat, 0)
+    p.tell(seat, "resync", "r-7")
+    assert seat.messages[-1]["reply"] == "resync" and seat.messages[-1]["ref"] == "r-7"
+    fanout.add(other, None)
+    p.tell(other, "spectate")
+    assert other.messages[-1]["reply"] == "spectate" and "ref" not in other.messages[-1]
+    p.changed()
+    await coalesced()
+    broadcast = seat.messages[-1]
+    assert broadcast["spectators"] == 1 and "reply" not in broadcast and "ref" not in broadcast
 
 
 async def test_a_burst_of_changes_is_one_presence_and_the_same_one_is_not_sent_again():
     p, fanout = presence()
     first = Inbox()
     fanout.add(first, 0)
-    p.tell(first)
+    p.tell(first, "join")
     for _ in range(5):  # five spectators come at once
         w = Inbox()
         fanout.add(w, None)
-        p.tell(w)
+        p.tell(w, "join")
         p.changed()
     await coalesced()
     assert [m["spectators"] for m in first.of("presence")] == [0, 5]
@@ -53,7 +71,7 @@ async def test_a_connection_that_left_is_told_nothing_and_the_others_see_it_go()
     stays, goes = Inbox(), Inbox()
     for w, audience in ((stays, 0), (goes, 2)):
         fanout.add(w, audience)
-        p.tell(w)
+        p.tell(w, "join")
     fanout.remove(goes)
     p.forget(goes)
     await coalesced()
@@ -65,9 +83,10 @@ async def test_other_nodes_counts_are_merged_and_this_nodes_own_entry_is_not_cou
     p, fanout = presence()
     w = Inbox()
     fanout.add(w, None)
-    p.tell(w)
+    p.tell(w, "join")
     p.remote({"here": ([0, 0, 0], 1), "elsewhere": ([1, 0, 0], 3)})
-    assert w.messages[-1] == {"type": "presence", "match": "m1", "seats": [True, False, False], "spectators": 4}
+    assert w.messages[-1] == {"type": "presence", "match": "m1", "seats": [True, False, False], "spectators": 4}, \
+        "a broadcast presence carries no reply"
     p.remote({"here": ([0, 0, 0], 1), "elsewhere": ([1, 0, 0], 3)})
     assert len(w.of("presence")) == 2, "the same presence is not sent twice in a row"
     p.closed = True

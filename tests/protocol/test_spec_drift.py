@@ -107,16 +107,17 @@ def test_every_game_doc_names_its_secret_options():
 
 
 def test_spec_and_asyncapi_give_one_order_for_the_answer_to_join():
-    """SPEC 3.3 lists the answer to join: document, finished, presence, clock; AsyncAPI agrees."""
+    """SPEC 3.3 lists the answer to join: document, finished, clock, then presence, which ends
+    it (3.1); AsyncAPI agrees."""
     steps = re.search(r"^### 3\.3 .*?^1\. (.*?)^A connection may", TEXT, re.S | re.M)
     assert steps
     order = [m for m in re.findall(r"^\d\. (?:the frames|`([a-z_]+)`)", "1. " + steps.group(1), re.M)]
-    assert order == ["", "finished", "presence", "clock"]
+    assert order == ["", "finished", "clock", "presence"]
     asyncapi = (ROOT / "protocol" / "asyncapi.yaml").read_text()
     join = re.search(r'summary: "Play a seat with its token\. (.*?)"', asyncapi)
     assert join
     said = [w for w in re.findall(r"\b(view|finished|presence|clock)\b", join.group(1))]
-    assert said == ["view", "finished", "presence", "clock"]
+    assert said == ["view", "finished", "clock", "presence"]
 
 
 def test_the_per_connection_request_limits_are_the_defaults():
@@ -144,3 +145,133 @@ def test_the_operator_limits_clients_meet_are_the_defaults():
                      rf"holds {Limits.connections_per_address} connections", _section(8), re.M)
     assert f"already has {Limits.spectators_per_match} spectator connections" in _section(7)
     assert f"when it holds {Limits.live_matches_per_node} live matches" in _section(7)
+
+
+# -- the contradictions an independent client found, each kept resolved ---------------------------
+
+def _asyncapi_schemas() -> dict:
+    from tools.make_vectors import asyncapi_schemas
+
+    return asyncapi_schemas()
+
+
+def test_welcome_protocol_is_the_connections_version_in_spec_and_asyncapi():
+    from protocol.versions import SUBPROTOCOLS
+
+    row = re.search(r"^\| `protocol` \| integer \| (.*) \|$", _section(5), re.M)
+    assert row and "`1` for `teahouse.v1.*`" in row.group(1) and "`2` for `teahouse.v2.*`" in row.group(1)
+    assert "`welcome.protocol` is `2`" in _section(12)
+    versions = sorted({version for version, _ in SUBPROTOCOLS.values()})
+    assert _asyncapi_schemas()["welcome"]["properties"]["protocol"]["enum"] == versions == [1, 2]
+
+
+def test_asyncapi_has_the_v2_view_fields_error_match_and_the_new_fields():
+    schemas = _asyncapi_schemas()
+    assert {"ref", "keys", "paths", "sentences"} <= set(schemas["view"]["properties"])
+    assert {"match", "seq", "retry_after_ms"} <= set(schemas["error"]["properties"])
+    assert "at" in schemas["move"]["properties"]
+    for kind in ("join", "spectate", "resync"):
+        assert "ref" in schemas[kind]["properties"], kind
+    assert schemas["presence"]["properties"]["reply"]["enum"] == ["join", "spectate", "resync"]
+
+
+def test_the_bot_move_id_spec_2_4_gives_is_the_one_the_server_commits():
+    from service.match.committed import system_move_id
+
+    pattern = re.search(r"with the move id `([a-z:]+)<seq>:<seat>`", _section(2))
+    assert pattern
+    # (tests/e2e/test_bots_at_table.py reads the same ids in a real match's log)
+    assert pattern.group(1) + "2:1" == system_move_id("bot", 2, 1) == "sys:bot:2:1"
+
+
+def test_the_create_fields_are_one_list_and_spec_2_4_gives_the_same():
+    from service.http.lobby_routes import CREATE_FIELDS
+
+    table = re.search(r"^### 2\.4 .*?\n\n(\| field .*?)\n\n", TEXT, re.S | re.M)
+    assert table
+    assert re.findall(r"^\| `([a-z_]+)` \|", table.group(1), re.M) == list(CREATE_FIELDS)
+    assert "refused with `400\nunknown_field`" in _section(2)
+
+
+def test_admin_routes_with_the_admin_api_off_are_404_in_spec_and_operators_md():
+    row = re.search(r"^\| 401 \| `admin_unauthorized` \| (.*) \|$", _section(2), re.M)
+    assert row and "switched off" in row.group(1) and "`404 Not Found`" in row.group(1)
+    assert "the `/admin` routes do not exist, 404" in (ROOT / "docs" / "operators.md").read_text()
+
+
+def test_the_summary_table_of_2_1_is_one_table():
+    part = re.search(r"^### 2\.1 .*?(?=^### 2\.2 )", TEXT, re.S | re.M)
+    assert part
+    blocks = [b for b in part.group(0).split("\n\n") if b.startswith("|")]
+    assert len(blocks) == 1, "a table row after prose is not part of the table"
+    assert "| `result` |" in blocks[0]
+
+
+def test_the_byte_counts_of_12_4_are_the_vectors():
+    import orjson
+
+    from tools.make_vectors import VECTORS
+
+    said = re.search(r"^That is the v1 patch of 5\.3 \((\d+) bytes of JSON\) in (\d+) bytes of msgpack, (\d+) of "
+                     r"them the sentence's text\.$", _section(12), re.M)
+    assert said
+    v1 = (VECTORS / "patch.json").read_bytes()
+    (v2,) = [e for e in orjson.loads((VECTORS / "v2.json").read_bytes()) if e["name"] == "patch"]
+    (sentence,) = orjson.loads(v1)["said"]
+    assert [int(n) for n in said.groups()] == [len(v1), len(bytes.fromhex(v2["msgpack_hex"])), len(sentence.encode())]
+
+
+def test_the_advice_for_4406_names_every_subprotocol():
+    from protocol.versions import SUBPROTOCOLS
+
+    row = re.search(r"^\| 4406 \| .*$", _section(8), re.M)
+    assert row
+    assert set(re.findall(r"`(teahouse\.v\d\.[a-z]+)`", row.group(0))) == set(SUBPROTOCOLS)
+
+
+def test_the_changelog_is_numbered_newest_first():
+    rows = re.findall(r"^\| (\d+) \| (\d{4}-\d{2}-\d{2}) \|", _section(12), re.M)
+    numbers = [int(n) for n, _ in rows]
+    assert numbers == sorted(numbers, reverse=True) and numbers[-1] == 1
+    dates = [d for _, d in rows]
+    assert dates == sorted(dates, reverse=True)
+    assert "Rows are\nnewest first" in _section(12)
+
+
+def test_the_close_vector_names_v2():
+    import orjson
+
+    from protocol.versions import SPOKEN, unsupported_reason
+    from tools.make_vectors import VECTORS
+
+    close = orjson.loads((VECTORS / "close.json").read_bytes())
+    assert close["reason"] == unsupported_reason(close["offered"])
+    assert "teahouse.v2" in close["reason"] and SPOKEN in close["reason"]
+
+
+def test_the_text_plain_vector_is_refused_as_the_server_does():
+    import orjson
+
+    from tools.make_vectors import VECTORS
+
+    (call,) = [c for c in orjson.loads((VECTORS / "http.json").read_bytes()) if c["name"] == "create_text_plain"]
+    assert call["status"] == 415 and call["response"]["error"]["code"] == "unsupported_media_type"
+
+
+def test_the_writing_a_client_guide_comes_first_and_its_messages_are_valid():
+    import orjson
+
+    from protocol.messages import parse_client
+
+    guide = re.search(r"^### 1\.6 Writing a client\n(.*?)(?=^## 2\. )", TEXT, re.S | re.M)
+    assert guide, "the guide is the last part of section 1, before the lobby"
+    text = guide.group(1)
+    for pitfall in ("Integer map keys", "Legal moves come in pages", "Presence after answers", "Stale moves"):
+        assert f"*{pitfall}.*" in text, pitfall
+    sent = [orjson.loads(m) for m in re.findall(r"`(\{\"type\": [^`]*\})`", text) if "<" not in m]
+    assert [m["type"] for m in sent] == ["hello"]
+    for m in sent:
+        assert parse_client(m) == m
+    for step in ("POST /api/matches", "POST /api/matches/{match}/seats", "`teahouse.v1.json`", '"reply": "join"',
+                 '"at": <your seq>'):
+        assert step in text, step
