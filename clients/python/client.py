@@ -64,6 +64,7 @@ class MatchView:
 
     def __init__(self, conn: Connection, match: str, seat: int | None, token: str | None) -> None:
         self.conn, self.match, self.seat, self.token = conn, match, seat, token
+        self.key: str | None = None  # a private match's spectator key (SPEC 2.4), sent again on reconnect
         self.seq = -1
         self.doc: dict[str, Any] = {}
         self.presence: dict[str, Any] | None = None
@@ -206,6 +207,8 @@ class Connection:
             msg: dict[str, Any] = {"type": "join" if mv.seat is not None else "spectate", "match": mv.match}
             if mv.token is not None:
                 msg["token"] = mv.token
+            if mv.key is not None:
+                msg["key"] = mv.key
             if mv.seq >= 0:
                 msg["since"] = mv.seq
             await self._send(msg)
@@ -214,11 +217,16 @@ class Connection:
     async def join(self, match: str, token: str, seat: int | None = None) -> MatchView:
         return await self._watch({"type": "join", "match": match, "token": token}, seat, token)
 
-    async def spectate(self, match: str) -> MatchView:
-        return await self._watch({"type": "spectate", "match": match}, None, None)
+    async def spectate(self, match: str, key: str | None = None) -> MatchView:
+        """Watch `match` as a spectator; `key`: a private match's spectator key (SPEC 2.4)."""
+        msg: dict[str, Any] = {"type": "spectate", "match": match}
+        if key is not None:
+            msg["key"] = key
+        return await self._watch(msg, None, None)
 
     async def _watch(self, msg: dict[str, Any], seat: int | None, token: str | None) -> MatchView:
         mv = MatchView(self, msg["match"], seat, token)
+        mv.key = msg.get("key")
         self.matches[mv.match] = mv
         try:
             view_msg = await self._request(("view", mv.match), msg, ref=msg["type"])

@@ -17,7 +17,7 @@ import websockets
 from clients.python import TeahouseClient
 from clients.python.bot import play_seat
 from protocol.patch import apply
-from tests.e2e.helpers import close_all, seat_players
+from tests.e2e.helpers import close_all, doc_of, seat_players
 
 
 class RawSpectator:
@@ -125,10 +125,13 @@ async def test_a_delay_in_commits_holds_every_public_route_behind(server):
     n = 3
     client = TeahouseClient(server.url)
     async with httpx.AsyncClient(base_url=server.url) as http:
-        created = await create(http, spectator_delay={"commits": n})
+        # (with a turn clock: its deadline dates the live position, so the spectators get none)
+        created = await create(http, spectator_delay={"commits": n}, turn_seconds=600)
         mid = created["match"]
         assert created["spectator_delay"] == {"commits": n} and created["spectators"] == "public"
         spectator = await RawSpectator(server.url).open(mid)
+        watcher = await client.connect().open()  # and one on protocol v2 (compact frames), through the SDK
+        compact = await watcher.spectate(mid)
         seats, conns, views = await seat_players(client, mid, 2, record=False)
         live = views[0].seq
         assert live == 1  # the start
@@ -142,6 +145,8 @@ async def test_a_delay_in_commits_holds_every_public_route_behind(server):
             assert got[-1] == public, (got, live)
             assert got == list(range(got[0], public + 1)), f"a gap in the delayed stream: {got}"
             assert not any(m["type"] == "clock" for _, _, m in spectator.frames)
+            assert compact.seq <= public and compact.deadline is None
+            assert views[0].deadline is not None, "the seats' clock runs: the test must see it"
             await check_public_routes(http, mid, live, public, seats[0]["token"])
             # the listing carries no seq of a live match
             listed = [m for m in (await http.get("/api/matches")).json() if m["match"] == mid]
@@ -150,17 +155,20 @@ async def test_a_delay_in_commits_holds_every_public_route_behind(server):
         # A restarted server reads the delay from the match's record and holds it still.
         server.stop()
         server.start()
-        await close_all(*conns)
+        await close_all(*conns, watcher)
         await spectator.close()
         async with httpx.AsyncClient(base_url=server.url) as http2:
             again = await RawSpectator(server.url).open(mid)
+            client2 = TeahouseClient(server.url)
+            watcher = await client2.connect().open()
+            compact = await watcher.spectate(mid)
+            assert compact.seq == live - n
             await again.wait_for_seq(live - n)
             await asyncio.sleep(0.05)
             assert again.seqs() == [live - n]
             await check_public_routes(http2, mid, live, live - n, seats[0]["token"])
 
             # The delay ends with the match: the last commits come at the finish (SPEC 2.4).
-            client2 = TeahouseClient(server.url)
             conns = [await client2.connect().open() for _ in range(2)]
             views = [await c.join(mid, s["token"]) for c, s in zip(conns, seats, strict=True)]
             await asyncio.gather(*[play_seat(c, v, random.Random(i))
@@ -176,9 +184,11 @@ async def test_a_delay_in_commits_holds_every_public_route_behind(server):
             assert got == list(range(live - n, last + 1)), got
             final = (await http2.get(f"/api/matches/{mid}/replay", params={"seq": last})).json()
             assert again.doc() == {"view": final["view"], "status": final["status"]}
+            await compact.wait_for(lambda g: g.seq == last)
+            assert doc_of(compact) == again.doc()
             assert (await http2.get(f"/api/matches/{mid}")).json()["seq"] == last
             await again.close()
-            await close_all(*conns)
+            await close_all(*conns, watcher)
             await client2.aclose()
     await client.aclose()
 
