@@ -18,6 +18,7 @@ from clients.python import TeahouseClient
 from clients.python.bot import play_seat
 from protocol.patch import apply
 from tests.e2e.helpers import close_all, doc_of, seat_players
+from tests.support.server import ServerProcess
 
 
 class RawSpectator:
@@ -225,3 +226,30 @@ async def test_bad_spectator_options_are_refused(server):
                      {"spectators": "friends"}, {"spectators": "off", "listed": True}):
             r = await http.post("/api/matches", json={"game": "pixies", "players": 2, **body})
             problem(r, 400, "bad_field")
+
+
+async def test_every_node_holds_the_same_delay(redis_url, tmp_path):
+    """Seats on one node, a spectator and the HTTP routes on another, sharing one Redis: the
+    other node follows the commits from the stream and holds the public audience as far behind."""
+    n = 2
+    nodes = [ServerProcess(redis_url, tmp_path / f"{name}.log").start() for name in "ab"]
+    client = TeahouseClient(nodes[0].url)
+    try:
+        async with httpx.AsyncClient(base_url=nodes[0].url) as http, \
+                httpx.AsyncClient(base_url=nodes[1].url) as other:
+            mid = (await create(http, spectator_delay={"commits": n}))["match"]
+            spectator = await RawSpectator(nodes[1].url).open(mid)
+            seats, conns, views = await seat_players(client, mid, 2, record=False)
+            for _ in range(4):
+                live = await step(conns, views, mid)
+                public = max(0, live - n)
+                await spectator.wait_for_seq(public)
+                await asyncio.sleep(0.05)
+                assert spectator.seqs()[-1] == public and spectator.seqs() == list(range(0, public + 1))
+                await check_public_routes(other, mid, live, public, seats[0]["token"])
+            await spectator.close()
+            await close_all(*conns)
+    finally:
+        await client.aclose()
+        for node in nodes:
+            node.stop()
