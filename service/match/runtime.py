@@ -9,8 +9,9 @@ Nothing is sent to anyone that is not in the log.
 One way through: decide, append, apply. Applying a commit folds its events once, computes the
 game's status once, installs every watched audience's patch (service/match/projection.py) and
 hands the resulting `Committed` (service/match/committed.py) to its subscribers, in this order:
-the fan-out to the watchers (fanout.py), the legal-move pages (legal.py), the finish mark
-(settle.py), the turn clock (clock.py) and the seat bots (seat_bots.py). Presence (presence.py)
+the fan-out to the watchers (fanout.py), the delayed spectators of a match with a spectator
+delay (delayed.py: their own projection, behind), the legal-move pages (legal.py), the finish
+mark (settle.py), the turn clock (clock.py) and the seat bots (seat_bots.py). Presence (presence.py)
 follows the watchers, not the commits. The clock and the bots send their moves to `submit`, as
 a client does.
 
