@@ -18,6 +18,8 @@ ERROR_CODES: dict[str, str] = {
     "reserved_id": "The move id starts with `sys:`, which only the server's own moves use.",
     "too_many_matches": "The connection already watches as many matches as it may.",
     "too_many_spectators": "The match has as many spectators on this server as it may.",
+    "spectators_off": "The match is private and has no spectators: only its seats may watch it.",
+    "spectator_key": "The match is watched by its spectator link only: spectate with the link's key.",
     "node_full": "This server holds as many live matches as it may; try again later.",
     "busy": "The match is busy; try again.",
     "stale": "The move was decided at a seq (`at`) the match is no longer at; nothing was committed; `seq` is the match's seq now.",

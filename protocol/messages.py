@@ -18,7 +18,7 @@ TOKEN_MAX = 128
 _CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"client": ((str,), False), "said": ((bool,), False)},
     "join": {"match": ((str,), True), "token": ((str,), True), "since": ((int,), False), "ref": ((str,), False)},
-    "spectate": {"match": ((str,), True), "since": ((int,), False), "ref": ((str,), False)},
+    "spectate": {"match": ((str,), True), "since": ((int,), False), "ref": ((str,), False), "key": ((str,), False)},
     "leave": {"match": ((str,), True)},
     "move": {"match": ((str,), True), "id": ((str,), True), "command": ((dict,), True), "seat": ((int,), False),
              "at": ((int,), False)},
@@ -28,7 +28,8 @@ _CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 }
 CLIENT_TYPES = tuple(_CLIENT)
 REF_MAX = 64
-_MAX_LEN = {"match": MATCH_ID_MAX, "id": MOVE_ID_MAX, "token": TOKEN_MAX, "client": 200, "nonce": 64, "ref": REF_MAX}
+_MAX_LEN = {"match": MATCH_ID_MAX, "id": MOVE_ID_MAX, "token": TOKEN_MAX, "key": TOKEN_MAX, "client": 200, "nonce": 64,
+            "ref": REF_MAX}
 
 
 def parse_client(obj: Any) -> Message:

@@ -205,8 +205,14 @@ def asyncapi_schemas() -> dict[str, Any]:
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq"), "ref": answer_ref},
                      "Play a seat with its token. Answered, in this order, by view (or patches after since), finished if over, clock if running, then presence with reply, which ends the answer."),
-        "spectate": _obj("spectate", ["match"], {"match": match, "since": _ref("Seq"), "ref": answer_ref},
-                         "Watch as a spectator. Answered like join."),
+        "spectate": _obj("spectate", ["match"], {
+            "match": match, "since": _ref("Seq"), "ref": answer_ref,
+            "key": {"type": "string", "maxLength": TOKEN_MAX,
+                    "description": "A private match's spectator key, from the answer that created it (SPEC 2.4): "
+                                   "a match with spectators \"link\" needs it (else the error spectator_key); one "
+                                   "with spectators \"off\" answers spectators_off."}},
+            "Watch as a spectator. Answered like join; in a match with a spectator delay (SPEC 2.4) the view and "
+            "patches come at the public seq, and no clock."),
         "leave": _obj("leave", ["match"], {"match": match}, "Stop watching a match. Answered by left."),
         "move": _obj("move", ["match", "id", "command"], {
             "match": match, "id": _ref("MoveId"), "command": _ref("Command"), "seat": _ref("Seat"),

@@ -249,6 +249,7 @@ export class MatchView {
     this.match = match;
     this.seat = seat;
     this.token = token;
+    this.key = null; // a private match's spectator key (SPEC 2.4), sent again on reconnect
     this.seq = -1;
     this.doc = {};
     this.presence = null;
@@ -446,6 +447,7 @@ export class Connection {
     for (const mv of this.matches.values()) {
       const msg = { type: mv.token != null ? "join" : "spectate", match: mv.match };
       if (mv.token != null) msg.token = mv.token;
+      if (mv.key != null) msg.key = mv.key;
       if (mv.seq >= 0) msg.since = mv.seq;
       this._send(msg);
     }
@@ -459,14 +461,18 @@ export class Connection {
     return this._watch({ type: "join", match, token }, token);
   }
 
-  /** Watch as a spectator; resolves to the MatchView once the view arrived. */
-  spectate(match) {
-    return this._watch({ type: "spectate", match }, null);
+  /** Watch as a spectator; resolves to the MatchView once the view arrived. `key`: a private
+   * match's spectator key (SPEC 2.4), sent again when the connection reopens. */
+  spectate(match, key = null) {
+    const msg = { type: "spectate", match };
+    if (key != null) msg.key = key;
+    return this._watch(msg, null);
   }
 
   async _watch(msg, token) {
     const previous = this.matches.get(msg.match);
     const mv = new MatchView(this, msg.match, null, token);
+    mv.key = msg.key ?? null;
     this.matches.set(mv.match, mv);
     const ref = this._newRef();
     // The answer is a view, perhaps finished and clock, then the presence that ends it.

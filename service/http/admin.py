@@ -33,8 +33,10 @@ def _check(request: Request, token: str) -> None:
 
 
 def export_record(rec: MatchRecord) -> dict[str, Any]:
-    """The record as stored, for the operator: the seed included, seat token hashes left out."""
+    """The record as stored, for the operator: the seed included, seat token hashes and the
+    spectator key's hash left out."""
     data = dataclasses.asdict(rec)
+    data.pop("spectator_key_hash", None)
     for seat in data["seats"]:
         seat.pop("token_hash", None)
     return data

@@ -25,6 +25,8 @@ from service.ops.limits import Limits
 # Every query parameter, so that a name spelled with escapes (`tok%65n=`), which Starlette reads as
 # `token`, is recognised by its decoded name.
 _PARAM_IN_TEXT = re.compile(r"([?&;])([^=&;?\s\"']+)=([^&;\s\"']*)")
+# A seat token (refused in a URL, but a client may still send one) and a private match's spectator key.
+_SECRET_PARAMS = ("token", "key")
 _BEARER_IN_TEXT = re.compile(r"(Bearer\s+)[A-Za-z0-9_\-.~+/=]+", re.I)
 
 
@@ -104,7 +106,7 @@ def redact(text: str) -> str:
 
 
 def _blank_token(m: re.Match[str]) -> str:
-    if unquote_plus(m.group(2)).strip().lower() != "token":
+    if unquote_plus(m.group(2)).strip().lower() not in _SECRET_PARAMS:
         return m.group(0)
     return f"{m.group(1)}{m.group(2)}=[redacted]"
 

@@ -14,8 +14,9 @@ from starlette.routing import Route
 from service.games import GAMES, get_game
 from service.http.answers import guarded, json
 from service.http.guards import json_body
+from service.http.readers import reader, visible_seq
 from service.http.summary import MATCH_STATES, summary
-from service.match.lobby import Lobby, LobbyError
+from service.match.lobby import Lobby, LobbyError, new_spectator_key
 from service.ops.limits import Limits
 from service.ws.address_limits import CreationWindow
 
@@ -29,6 +30,8 @@ CREATE_FIELDS = (
     "turn_seconds",
     "absent",
     "bots",
+    "spectators",
+    "spectator_delay",
 )
 
 
@@ -87,11 +90,21 @@ class LobbyRoutes:
                              "written as JSON", 413)
         counted = self.creation_room(request)
         lobby = self.lobby()
+        # The spectator options (SPEC 2.4): a private match is unlisted unless the body says
+        # otherwise (which the lobby refuses), and a "link" match's key is made here, shown once.
+        spectators = body.get("spectators")
+        key = new_spectator_key() if spectators == "link" else None
         rec = await lobby.create(body.get("game"), body.get("players"), body.get("options"),
-                                 body.get("listed", True), turn_seconds=body.get("turn_seconds"),
-                                 absent=body.get("absent", "bot"), bots=body.get("bots"))
+                                 body.get("listed", spectators in (None, "public")), turn_seconds=body.get("turn_seconds"),
+                                 absent=body.get("absent", "bot"), bots=body.get("bots"),
+                                 spectators=spectators, spectator_delay=body.get("spectator_delay"),
+                                 spectator_key=key)
         counted()
-        return json(summary(rec, await lobby.store.last_seq(rec.id) if rec.bots else 0), 201)
+        # (the creator holds no seat: with bots in every seat, it reads as the public audience)
+        out = summary(rec, await visible_seq(lobby, rec, None) if rec.bots else 0)
+        if key is not None:
+            out["spectator_key"] = key
+        return json(out, 201)
 
     async def list_matches(self, request: Request) -> Response:
         want = request.query_params.get("state")
@@ -106,8 +119,13 @@ class LobbyRoutes:
 
     async def get_match(self, request: Request) -> Response:
         match_id = request.path_params["match"]
-        rec = await self.lobby().settled(match_id)
-        return json(summary(rec, await self.lobby().store.last_seq(match_id)))
+        lobby = self.lobby()
+        rec = await lobby.settled(match_id)
+        if not rec.finished and not all(s.taken for s in rec.seats):
+            # An open match shows nothing played yet, and whoever takes a seat must read it
+            # first: a private match is open to anyone holding its id until its seats are taken.
+            return json(summary(rec, await lobby.store.last_seq(match_id)))
+        return json(summary(rec, await visible_seq(lobby, rec, await reader(request, lobby, rec))))
 
     async def take_seat(self, request: Request) -> Response:
         body = await json_body(request, self.limits)

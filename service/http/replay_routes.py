@@ -11,7 +11,8 @@ from starlette.routing import Route
 
 from service.games import GAMES, get_game
 from service.http.answers import guarded, int_param, json
-from service.http.guards import json_body, seat_token
+from service.http.guards import json_body
+from service.http.readers import reader, seat_holder, spectator_key, visible_seq
 from service.http.summary import summary
 from service.match import replay
 from service.match.lobby import Lobby, LobbyError
@@ -54,6 +55,7 @@ class ReplayRoutes:
         match_id = request.path_params["match"]
         lobby = self.lobby()
         rec = await lobby.settled(match_id)
+        await reader(request, lobby, rec)
         if not rec.finished:
             raise LobbyError("match_live", "the raw log is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
@@ -68,21 +70,31 @@ class ReplayRoutes:
         q = request.query_params
         lobby = self.lobby()
         rec = await lobby.settled(match_id)
-        last = await lobby.store.last_seq(match_id)
-        seq = int_param(q.get("seq"), "seq", last, 0, last)
-        token = seat_token(request)
+        holder = await seat_holder(request, lobby, rec)
         seat = None
         if q.get("seat") not in (None, "", "spectator"):
             seat = int_param(q.get("seat"), "seat", 0, 0, rec.players - 1)
-            if not rec.finished and await lobby.seat_for_token(match_id, token) != seat:
+            if not rec.finished and holder != seat:
                 raise LobbyError("bad_token", "a live match shows a seat's view only to that seat's token", 403)
+        if holder is None:
+            lobby.check_public(rec, spectator_key(request))
+        # The public audience of a delayed live match sees nothing past its delayed seq: a later
+        # seq is refused as if the log ended there, so that not even the live seq shows.
+        top = await visible_seq(lobby, rec, holder)
+        seq = int_param(q.get("seq"), "seq", top, 0, top)
         commits = await lobby.store.read(match_id, 0, seq)
         return json(replay.at(rec, commits, seq, seat))
 
     async def fork(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
-        counted = self.creation_room(request)
         lobby = self.lobby()
-        rec = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
+        # (a live match is refused by the lobby: it is forked only once finished, so no fork
+        # reaches past what its public audience sees)
+        await reader(request, lobby, await lobby.settled(request.path_params["match"]))
+        counted = self.creation_room(request)
+        rec, key = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
         counted()
-        return json(summary(rec, await lobby.store.last_seq(rec.id)), 201)
+        out = summary(rec, await lobby.store.last_seq(rec.id))
+        if key is not None:
+            out["spectator_key"] = key
+        return json(out, 201)

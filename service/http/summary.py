@@ -27,6 +27,7 @@ def summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         "open_hand": open_hand(rec),
         "turn_seconds": rec.turn_seconds, "absent": rec.absent,
         "bots": [{"seat": seat, "strength": strength} for seat, strength in enumerate(rec.bots or []) if strength is not None],
+        "spectators": rec.spectators, "spectator_delay": rec.spectator_delay,
     }
     if seq is not None:
         out["seq"] = seq

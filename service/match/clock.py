@@ -64,7 +64,9 @@ class TurnClock:
         deadline = c.ts + (self.record.turn_seconds or 0) * 1000 if running else None
         if deadline != self.deadline or running:
             self.deadline = deadline
-            self.fanout.send_all(Frame(messages.clock(self.record.id, c.seq, deadline)))
+            # (a delayed match's spectators are not told: the deadline dates the live position)
+            self.fanout.send_all(Frame(messages.clock(self.record.id, c.seq, deadline)),
+                                 spectators=not self.record.spectator_delay)
         if deadline is not None:
             self._task = asyncio.create_task(self._expire(c, deadline), name=f"clock {self.record.id}")
 

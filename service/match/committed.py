@@ -2,8 +2,8 @@
 
 The runtime (service/match/runtime.py) decides a command, appends its commit to the log and
 applies it; then it gives one `Committed` to each of its subscribers in turn: the fan-out
-(fanout.py), the finish mark (settle.py), the turn clock (clock.py), the seat bots
-(seat_bots.py) and the legal-move pages (legal.py). Each takes what it needs from the value and
+(fanout.py), the delayed spectators (delayed.py), the finish mark (settle.py), the turn clock
+(clock.py), the seat bots (seat_bots.py) and the legal-move pages (legal.py). Each takes what it needs from the value and
 none calls back into the runtime to finish its work; the clock and the bots only send the
 runtime new commands, as a client does.
 """

@@ -90,10 +90,12 @@ class Fanout:
             if group:
                 self.emit(audience, frame, group)
 
-    def send_all(self, frame: Frame) -> None:
-        """One frame to every watcher, whatever its audience."""
+    def send_all(self, frame: Frame, spectators: bool = True) -> None:
+        """One frame to every watcher, whatever its audience (not to the spectators unless
+        `spectators`: a frame about the live position, which a spectator delay holds back)."""
         for audience, group in list(self.watchers.items()):
-            self.emit(audience, frame, group)
+            if spectators or audience is not None:
+                self.emit(audience, frame, group)
 
     def emit(self, audience: Audience, frame: Frame, group: Iterable[Watcher]) -> None:
         """`frame` to the watchers in `group` (of `audience`): at once, unless the group is a

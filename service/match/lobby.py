@@ -25,6 +25,7 @@ from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
+from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
 log = logging.getLogger("teahouse.lobby")
@@ -45,6 +46,12 @@ class LobbyError(Exception):
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_spectator_key() -> str:
+    """A private match's spectator link secret: 256 random bits, shown once to its creator; the
+    store keeps only its sha256, like a seat token's."""
+    return secrets.token_urlsafe(32)
 
 
 def new_match_id() -> str:
@@ -137,7 +144,11 @@ class Lobby:
     async def create(self, game_id: Any, players: Any, options: Any = None, listed: Any = True,
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
                      commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None,
-                     seed: str | None = None) -> MatchRecord:
+                     seed: str | None = None, spectators: Any = None, spectator_delay: Any = None,
+                     spectator_key: str | None = None) -> MatchRecord:
+        """A new match. `spectators` ("public", "link", "off") and `spectator_delay` are the
+        spectator options (SPEC 2.4); a "link" match needs the `spectator_key` its creator is
+        given (new_spectator_key), of which only the hash is stored."""
         if not isinstance(game_id, str):
             raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
         if not playable(game_id):
@@ -158,6 +169,15 @@ class Lobby:
         if absent not in ABSENT_POLICIES:
             raise LobbyError("bad_field", f"absent must be one of: {', '.join(ABSENT_POLICIES)}")
         try:
+            mode, delay = parse_mode(spectators), parse_delay(spectator_delay)
+        except SpectatorOptionError as exc:
+            raise LobbyError("bad_field", str(exc)) from None
+        if mode != "public" and listed:
+            raise LobbyError("bad_field", f"a match with spectators {mode!r} is private: it is never listed "
+                             "(leave listed out, or false)")
+        if (mode == "link") != (spectator_key is not None):
+            raise LobbyError("bad_field", "only a match with spectators 'link' has a spectator key")
+        try:
             # The engine checks the seat count and the options. Off the event loop: a large
             # option (a content set) takes milliseconds that other matches must not wait for.
             if options:
@@ -172,8 +192,9 @@ class Lobby:
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
             forked_from=forked_from, turn_seconds=turn_seconds, rules_version=game.rules_version,
-            absent=absent, bots=strengths, bot_seed=new_seed(),
-            seats=[SeatRecord(seat=i) for i in range(players)],
+            absent=absent, bots=strengths, bot_seed=new_seed(), spectators=mode,
+            spectator_key_hash=hash_token(spectator_key) if spectator_key is not None else None,
+            spectator_delay=delay, seats=[SeatRecord(seat=i) for i in range(players)],
         )
         await self.store.create_match(record, commits)
         if strengths is not None:
@@ -186,8 +207,10 @@ class Lobby:
             record = await self.record(record.id)
         return record
 
-    async def fork(self, match_id: str, seq: Any, exact: Any = False) -> MatchRecord:
-        """A new match that starts from `seq` of a finished match, with fresh seats and seed.
+    async def fork(self, match_id: str, seq: Any, exact: Any = False) -> tuple[MatchRecord, str | None]:
+        """A new match that starts from `seq` of a finished match, with fresh seats and seed, and
+        its spectator key if it has one: a fork keeps its origin's spectator options (a private
+        match's history stays as private in its forks), with a key of its own.
 
         The origin's log is public: a fork that kept its shuffles would be open-handed. So,
         unless `exact`, its first own commit deals again, under its own committed seed,
@@ -220,9 +243,12 @@ class Lobby:
             copied.append(Commit(seq=seq + 1, seat=None, command=command, events=events,
                                  move_id=system_move_id(REDEAL), ts=int(time.time() * 1000)))
         origin = {"match": match_id, "seq": seq, "seed": source.seed, "exact": exact}
-        return await self.create(source.game, source.players, source.options, source.listed, forked_from=origin,
-                                 turn_seconds=source.turn_seconds, commits=copied, absent=source.absent,
-                                 seed=seed)
+        key = new_spectator_key() if source.spectators == "link" else None
+        rec = await self.create(source.game, source.players, source.options, source.listed, forked_from=origin,
+                                turn_seconds=source.turn_seconds, commits=copied, absent=source.absent,
+                                seed=seed, spectators=source.spectators, spectator_delay=source.spectator_delay,
+                                spectator_key=key)
+        return rec, key
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:
@@ -265,6 +291,19 @@ class Lobby:
                 await runtime.submit(None, {"type": "start"}, system_move_id("start"))
             except (IllegalMove, Diverged):
                 pass  # another node started it between our look and our decide (or the log is lost)
+
+    def check_public(self, record: MatchRecord, key: str | None) -> None:
+        """Refuse the public audience of a private match (SPEC 2.4): `off` to everyone, `link`
+        to whoever lacks its spectator key. A seat's token is checked before, by the caller:
+        a seat may always read its own match."""
+        if record.spectators == "off":
+            raise LobbyError("spectators_off", f"match {record.id} is private: it has no spectators, "
+                             "and only its seats may read it", 403)
+        if record.spectators == "link":
+            digest = record.spectator_key_hash or ""
+            if not key or not hmac.compare_digest(hash_token(key), digest):
+                raise LobbyError("spectator_key", f"match {record.id} is watched by its spectator link only: "
+                                 "send the link's key" + (" (this one is not it)" if key else ""), 403)
 
     async def seat_for_token(self, match_id: str, token: str, joining: bool = False) -> int | None:
         """The seat `token` holds in the match, or None. `joining`: the token is joining now,

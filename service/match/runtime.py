@@ -9,8 +9,9 @@ Nothing is sent to anyone that is not in the log.
 One way through: decide, append, apply. Applying a commit folds its events once, computes the
 game's status once, installs every watched audience's patch (service/match/projection.py) and
 hands the resulting `Committed` (service/match/committed.py) to its subscribers, in this order:
-the fan-out to the watchers (fanout.py), the legal-move pages (legal.py), the finish mark
-(settle.py), the turn clock (clock.py) and the seat bots (seat_bots.py). Presence (presence.py)
+the fan-out to the watchers (fanout.py), the delayed spectators of a match with a spectator
+delay (delayed.py: their own projection, behind), the legal-move pages (legal.py), the finish
+mark (settle.py), the turn clock (clock.py) and the seat bots (seat_bots.py). Presence (presence.py)
 follows the watchers, not the commits. The clock and the bots send their moves to `submit`, as
 a client does.
 
@@ -40,6 +41,7 @@ from service.games.chance import commit_rng
 from service.games.preamble import normalized
 from service.match.clock import TurnClock
 from service.match.committed import SYSTEM_MOVE_PREFIX, Busy, Committed, Stale
+from service.match.delayed import DelayedSpectators
 from service.match.fanout import FANOUT_CHUNK, Fanout, Watcher
 from service.match.legal import LegalPages
 from service.match.narration import commit_sentences, names_of
@@ -155,6 +157,9 @@ class MatchRuntime:
         self.bots = SeatBots(self.game, record, self.submit)
         self.clock = TurnClock(self.game, record, self.fanout, self.submit, self.bots.play_for)
         self.presence = MatchPresence(record.id, node, record.players, self.fanout, self.projection)
+        # A match with a spectator delay shows its spectators a projection of their own, behind.
+        self.delayed = (DelayedSpectators(self.game, record, self.fanout, lambda: self.names, self.ref)
+                        if record.spectator_delay else None)
 
     @property
     def idle(self) -> bool:
@@ -176,15 +181,21 @@ class MatchRuntime:
 
     # -- loading and following the log ----------------------------------------------------
     async def load(self) -> None:
-        snap = await self.store.load_snapshot(self.id)
+        # The delayed spectators' position may lie before any snapshot: such a match folds its
+        # whole log (and keeps the states the delay still holds back).
+        snap = await self.store.load_snapshot(self.id) if self.delayed is None else None
         if snap is not None:
             self._restore(*snap)
         for c in await self.store.read(self.id, self.seq):
             self._fold_commit(c, fold(self.game, c.events, self.state, self.record.rules_version))
+            if self.delayed is not None:
+                self.delayed.loaded(c, self.state)
         self.status = dict(self.game.status(self.state))
         await self.finish.loaded(self.seq, self.status)
         self._tail_task = asyncio.create_task(self._follow(), name=f"tail {self.id}")
         at = Committed(self.seq, None, self.state, self.status, self.last_ts, {})
+        if self.delayed is not None:
+            self.delayed.on_commit(at)
         self.legal.on_commit(at)
         self.clock.on_commit(at)
         self.bots.on_commit(at)
@@ -260,6 +271,8 @@ class MatchRuntime:
         self.status = status = prepared.status
         done = Committed(c.seq, c, state, status, c.ts, self.projection.install(prepared))
         self.fanout.on_commit(done)
+        if self.delayed is not None:
+            self.delayed.on_commit(done)  # (released in full before a finish is announced)
         self.legal.on_commit(done)
         await self.finish.on_commit(done)
         if c.seq % SNAPSHOT_EVERY == 0:
@@ -394,12 +407,16 @@ class MatchRuntime:
         `reply` and `ref`: the request answered (join or spectate) and its `ref`, which the
         answer's last frame, its presence, carries (SPEC 3.3)."""
         self.last_active = time.monotonic()
-        self.projection.watch(audience, self.state, self.seq, self.status)
+        delayed = self.delayed if audience is None else None
+        if delayed is not None:
+            delayed.projection.watch(None, delayed.state, delayed.seq, delayed.status)
+        else:
+            self.projection.watch(audience, self.state, self.seq, self.status)
         self.fanout.add(watcher, audience)
         self._resync(watcher, audience, since)
         if self.record.finished:
             watcher.deliver(self.finish.frame(self.seq).encoded(watcher.encoding))
-        clock = self.clock.frame(self.seq)
+        clock = self.clock.frame(self.seq) if delayed is None else None  # (a deadline of the live position)
         if clock is not None:
             watcher.deliver(clock.encoded(watcher.encoding))
         # Presence ends the answer (SPEC 3.3), before the reply to the client's next request;
@@ -414,17 +431,21 @@ class MatchRuntime:
         self._resync(watcher, audience, since)
         self.presence.tell(watcher, "resync", ref)
 
+    def _projection_of(self, audience: Audience) -> Projection:
+        return self.delayed.projection if self.delayed is not None and audience is None else self.projection
+
     def _resync(self, watcher: Watcher, audience: Audience, since: int | None) -> None:
-        frames = self.projection.since(audience, since, watcher.encoding) if since is not None else None
+        projection = self._projection_of(audience)
+        frames = projection.since(audience, since, watcher.encoding) if since is not None else None
         if frames is None:
-            frames = [self.projection.full(audience)]
+            frames = [projection.full(audience)]
         for f in frames:
             watcher.deliver(f.encoded(watcher.encoding))
 
     def detach(self, watcher: Watcher) -> None:
         self.last_active = time.monotonic()
         for audience in self.fanout.remove(watcher):
-            self.projection.unwatch(audience)
+            self._projection_of(audience).unwatch(audience)
         self.presence.forget(watcher)
 
     def local_counts(self) -> tuple[list[int], int]:
@@ -473,6 +494,8 @@ class MatchRuntime:
     # -- closing --------------------------------------------------------------------------
     def _stop(self) -> None:
         self.closed = True
+        if self.delayed is not None:
+            self.delayed.stop()
         self.bots.stop()
         self.presence.closed = True
 

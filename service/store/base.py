@@ -95,6 +95,12 @@ class MatchRecord:
     absent: str = "bot"  # what the clock plays for a seat that lets it run out (ABSENT_POLICIES)
     bots: list[int | None] | None = None  # per seat: a server bot's strength, or None for a person
     bot_seed: str | None = None  # the bots' own randomness (never the match seed: that is chance)
+    # Who may watch it while it is played (service/match/spectators.py, SPEC 2.4): "public", "link"
+    # (with the spectator key, of which only the sha256 is kept, like a seat token's) or "off"; and
+    # how far behind the public audience is held: {"commits": N}, {"seconds": T} or None.
+    spectators: str = "public"
+    spectator_key_hash: str | None = None
+    spectator_delay: dict[str, int] | None = None
     finished: bool = False
     result: dict[str, Any] | None = None
     seats: list[SeatRecord] = field(default_factory=list)

@@ -295,6 +295,10 @@ class Session:
         self._require_hello()
         self._check_room(msg["match"])
         rt = await self._runtime(msg["match"])
+        try:
+            self.lobby.check_public(rt.record, msg.get("key"))  # a private match's spectators (SPEC 4.3)
+        except LobbyError as exc:
+            raise ProtocolError(exc.code, exc.message) from None
         cap = self.limits.spectators_per_match
         if cap and self not in rt.watchers.get(None, ()) and rt.local_counts()[1] >= cap:
             raise ProtocolError("too_many_spectators", f"match {rt.id} has {cap} spectators on this server, its "

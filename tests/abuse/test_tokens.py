@@ -60,3 +60,22 @@ def test_only_json_bodies_are_read_as_json(talkative_server, ctype):
     ok = httpx.post(talkative_server.url + "/api/matches", content=body,
                     headers={"Content-Type": "application/json; charset=utf-8"})
     assert ok.status_code == 201
+
+
+async def test_a_spectator_key_in_the_url_is_blanked_in_the_logs(talkative_server):
+    url = talkative_server.url
+    async with httpx.AsyncClient(base_url=url) as http:
+        made = (await http.post("/api/matches", json={"game": "pixies", "players": 2, "spectators": "link"})).json()
+        key, mid = made["spectator_key"], made["match"]
+        client = TeahouseClient(url)
+        seats, conns, views = await seat_players(client, mid, 2, record=False)
+        r = await http.get(f"/api/matches/{mid}/replay", params={"key": key})
+        assert r.status_code == 200
+        # (also spelled with an escape, which Starlette reads as `key`)
+        r = await http.get(f"/api/matches/{mid}?k%65y={key}")
+        assert r.status_code == 200
+        await close_all(*conns)
+        await client.aclose()
+    logged = talkative_server.log_text()
+    assert f"/api/matches/{mid}/replay" in logged, "the access log is on: the test must see its lines"
+    assert key not in logged

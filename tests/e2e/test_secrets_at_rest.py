@@ -3,8 +3,8 @@
 - While a match is live, no summary (`GET /api/matches`, `GET /api/matches/{id}`, the create
   and fork answers) carries an option that fixes chance, nor the seed; the summary only names the
   options that were fixed. After the end, options and seed are public with the log.
-- Seat tokens are stored only as their sha256: neither the Redis keys nor the SQLite rows hold a
-  token, whatever their encoding.
+- Seat tokens and spectator keys are stored only as their sha256: neither the Redis keys nor the
+  SQLite rows hold one, whatever their encoding.
 
 The options that fix chance are listed here from each game's doc ("options that fix chance"),
 not read from the engine's declaration, which the test checks against this list.
@@ -181,6 +181,10 @@ async def test_the_store_holds_token_hashes_never_tokens(server, store_url, tmp_
     try:
         mid = (await client.create_match("khan", 2))["match"]
         tokens = [(await client.take_seat(mid, name=f"p{i}"))["token"] for i in range(2)]
+        # a private match's spectator key is kept as its hash too, like a seat token
+        private = (await client.http.post("/api/matches", json={"game": "khan", "players": 2,
+                                                               "spectators": "link"})).json()
+        tokens.append(private["spectator_key"])
         live = await client.match(mid)
         assert live["state"] == "live" and "seed" not in live
         store = open_store(store_url)

@@ -132,6 +132,15 @@ class StoreContract:
         assert fold(game, tail, state) == fold(game, full, initial) == steps[-1].after
         assert await store.load_snapshot("nothing") is None
 
+    async def test_the_spectator_options_are_kept_with_the_match(self, store):
+        rec = record("spec", listed=False)
+        rec.spectators, rec.spectator_key_hash, rec.spectator_delay = "link", "key-hash", {"seconds": 30}
+        await store.create_match(rec)
+        await store.mark_finished("spec", {"scores": [1, 2, 3]})
+        got = await store.get_match("spec")
+        assert got is not None and got.finished
+        assert (got.spectators, got.spectator_key_hash, got.spectator_delay) == ("link", "key-hash", {"seconds": 30})
+
     async def test_match_records_and_seat_claims(self, store):
         await store.create_match(record("r1", players=2))
         await store.create_match(record("r2", listed=False))

@@ -92,6 +92,7 @@ class MatchView:
 
     def __init__(self, conn: Connection, match: str, seat: int | None, token: str | None) -> None:
         self.conn, self.match, self.seat, self.token = conn, match, seat, token
+        self.key: str | None = None  # a private match's spectator key (SPEC 2.4), sent again on reconnect
         self.seq = -1
         self.doc: dict[str, Any] = {}
         self.presence: dict[str, Any] | None = None
@@ -277,6 +278,8 @@ class Connection:
             msg: dict[str, Any] = {"type": "join" if mv.token is not None else "spectate", "match": mv.match}
             if mv.token is not None:
                 msg["token"] = mv.token
+            if mv.key is not None:
+                msg["key"] = mv.key
             if mv.seq >= 0:
                 msg["since"] = mv.seq
             await self._send(msg)
@@ -289,13 +292,18 @@ class Connection:
         the answer is complete (SPEC 3.3). Joining a watched match again replaces its audience."""
         return await self._watch({"type": "join", "match": match, "token": token}, token)
 
-    async def spectate(self, match: str) -> MatchView:
-        """Watch a match as a spectator; returns its MatchView once the answer is complete."""
-        return await self._watch({"type": "spectate", "match": match}, None)
+    async def spectate(self, match: str, key: str | None = None) -> MatchView:
+        """Watch a match as a spectator; returns its MatchView once the answer is complete.
+        `key`: a private match's spectator key (SPEC 2.4)."""
+        msg: dict[str, Any] = {"type": "spectate", "match": match}
+        if key is not None:
+            msg["key"] = key
+        return await self._watch(msg, None)
 
     async def _watch(self, msg: dict[str, Any], token: str | None) -> MatchView:
         previous = self.matches.get(msg["match"])
         mv = MatchView(self, msg["match"], None, token)
+        mv.key = msg.get("key")
         self.matches[mv.match] = mv
         ref = msg["ref"] = self._new_ref()
         # The answer is a view, perhaps finished and clock, then the presence that ends it.
