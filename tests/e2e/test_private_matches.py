@@ -11,9 +11,9 @@ import random
 import httpx
 import orjson
 import websockets
-from clients.python.bot import play_seat
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
-from clients.python import TeahouseClient
 from tests.e2e.helpers import close_all, doc_of, seat_players
 from tests.e2e.test_spectator_delay import problem, step
 

@@ -13,9 +13,9 @@ import time
 import httpx
 import orjson
 import websockets
-from clients.python.bot import play_seat
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
-from clients.python import TeahouseClient
 from protocol.patch import apply
 from tests.e2e.helpers import close_all, doc_of, seat_players
 from tests.support.server import ServerProcess
