@@ -79,6 +79,10 @@ class Game:
     # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
     # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
     redeal: Callable[[State, Rng, frozenset[int]], State] | None = None
+    # Optional, for bots only: like `redeal`, and may also imagine facts of cards the seats in
+    # `keep` never saw (a card's unread back) which a fork must keep, since they are what the
+    # card is. Absent: bots determinize with `redeal`.
+    determinize: Callable[[State, Rng, frozenset[int]], State] | None = None
     # Optional hint for bots (service/bots): each seat's score if the game were judged now,
     # from public facts only (running score, points already certain). Higher is better.
     evaluate: Callable[[State], list[float]] | None = None
