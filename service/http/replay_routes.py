@@ -1,8 +1,10 @@
-"""The routes that read a match's log (protocol/SPEC.md section 2): the raw log once it is over, the
-replay of any seq from an audience's view, a fork from any seq, and the games' reference data."""
+"""The routes that read a match's log (protocol/SPEC.md section 2): the raw log and the game record
+once it is over, the replay of any seq from an audience's view, a fork from any seq, and the
+games' reference data."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -13,7 +15,7 @@ from service.games import GAMES, get_game
 from service.http.answers import guarded, int_param, json
 from service.http.guards import json_body, seat_token
 from service.http.summary import summary
-from service.match import replay
+from service.match import record, replay
 from service.match.lobby import Lobby, LobbyError
 from service.match.narration import names_of, story
 from service.ops.limits import Limits
@@ -31,6 +33,7 @@ class ReplayRoutes:
         return [
             Route("/api/games/{game}/reference", guarded(self.game_reference)),
             Route("/api/matches/{match}/log", guarded(self.match_log)),
+            Route("/api/matches/{match}/record", guarded(self.match_record)),
             Route("/api/matches/{match}/reference", guarded(self.match_reference)),
             Route("/api/matches/{match}/replay", guarded(self.replay_at)),
             Route("/api/matches/{match}/fork", guarded(self.fork), methods=["POST"]),
@@ -62,6 +65,19 @@ class ReplayRoutes:
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+
+    async def match_record(self, request: Request) -> Response:
+        match_id = request.path_params["match"]
+        lobby = self.lobby()
+        rec = await lobby.settled(match_id)
+        if not rec.finished:
+            # As the raw log: a live match's events hold its secrets and its seed is not out yet.
+            raise LobbyError("match_live", "a game record is published once the match is over; "
+                             "while it is live use /replay, which shows an audience's view", 409)
+        commits = await lobby.store.read(match_id)
+        body = await asyncio.to_thread(record.encode, rec, commits)  # a fold of the whole match
+        return Response(body, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{match_id}.teahouse.jsonl"'})
 
     async def replay_at(self, request: Request) -> Response:
         match_id = request.path_params["match"]
