@@ -62,7 +62,8 @@ def chance_lists(game_id: str, options: dict[str, Any], players: int) -> dict[st
     them (SPEC 10.6): what a verifier without the game's data needs to re-run the start."""
     if game_id == "pixies":
         from service.games.pixies.data import CARD_IDS as PIXIES_CARDS
-        return {"cards": list(PIXIES_CARDS)}
+        from service.games.pixies.data import MARKET_SIZE
+        return {"cards": list(PIXIES_CARDS), "market_size": MARKET_SIZE[players]}
     if game_id == "china":
         from service.games.china.data import cards_in_play
         return {"cards": cards_in_play(players)}
@@ -76,7 +77,7 @@ def chance_lists(game_id: str, options: dict[str, Any], players: int) -> dict[st
                 "decrees": {str(level): sorted(d for d, info in data.DECREES.items() if info["level"] == level)
                             for level in data.DECREE_LEVELS},
                 "decrees_per_level": data.DECREES_IN_PLAY_PER_LEVEL, "dice": [list(d) for d in data.DICE],
-                "start_cards": list(data.START_CARDS)}
+                "start_cards": list(data.START_CARDS), "hand_size": data.BOARD["hand_size"]}
     if game_id == "hieroglyphs":
         content = get_game(game_id).initial(options, players)["content"]
         return {"cards": list(content["card_ids"]), "tasks": list(content["task_ids"])}
