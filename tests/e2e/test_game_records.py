@@ -22,11 +22,11 @@ from tests.support.server import ROOT, ServerProcess
 
 NODE = shutil.which("node") or "/usr/bin/node"
 SHORT = {"hieroglyphs": {"mode": "rounds", "round_limit": 2}}
-JS_VERIFY = """
-import { readFileSync } from "node:fs";
-import { verifyChance } from "%s";
-process.stdout.write(JSON.stringify(verifyChance(readFileSync(process.argv[1], "utf8"))));
-""" % (ROOT / "clients" / "js" / "verify.js").as_uri()
+JS_VERIFY = (
+    'import { readFileSync } from "node:fs";\n'
+    f'import {{ verifyChance }} from "{(ROOT / "clients" / "js" / "verify.js").as_uri()}";\n'
+    'process.stdout.write(JSON.stringify(verifyChance(readFileSync(process.argv[1], "utf8"))));\n'
+)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "redis"])
