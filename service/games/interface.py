@@ -75,7 +75,8 @@ class Game:
     upcasters: Mapping[int, Callable[[Event], list[Event]]] = field(default_factory=dict)
 
     # Optional (games/<id>/hidden.py): a state in which everything the seats in `keep` cannot
-    # see is dealt again at random, and everything they can see is kept. It depends only on
+    # see is dealt again at random, and everything they can see is kept; what moves is where
+    # cards lie, never what a card is (its faces, a task's answer). It depends only on
     # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
     # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
     redeal: Callable[[State, Rng, frozenset[int]], State] | None = None
