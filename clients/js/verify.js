@@ -184,10 +184,12 @@ function expect(event, field, value) {
   }
 }
 
-function firstOf(events, type) {
-  const e = events.find((x) => x.type === type);
-  if (!e) throw new Mismatch(`no ${type} event where SPEC 10.6 puts one`);
-  return e;
+// The start event of `type` in this commit (null: not the start), the options, and whether an
+// option fixes an outcome (present and not null: then nothing is drawn for it).
+function opening(line, type, head) {
+  const e = line.events.find((x) => x.type === type);
+  const o = head.options || {};
+  return e ? { e, o, fixed: (k) => o[k] !== undefined && o[k] !== null } : null;
 }
 
 // Each checker gets the commit's generator, the header, the commit line and its own memory;
@@ -219,29 +221,27 @@ const GAMES = {
   },
 
   china(rng, head, line) {
-    const e = line.events.find((x) => x.type === "game_started");
-    if (!e) return false;
-    const options = head.options || {};
-    const order = has(options, "deck_order") ? options.deck_order.slice() : rng.shuffle(head.chance.cards.slice());
-    expect(e, "order", order);
-    expect(e, "emperor", has(options, "start_player") ? options.start_player : rng.randrange(head.players));
+    const start = opening(line, "game_started", head);
+    if (!start) return false;
+    const { e, o } = start; // china reads a present option, even null, as fixing
+    expect(e, "order", has(o, "deck_order") ? o.deck_order : rng.shuffle(head.chance.cards.slice()));
+    expect(e, "emperor", has(o, "start_player") ? o.start_player : rng.randrange(head.players));
     return true;
   },
 
   khan(rng, head, line) {
-    const e = line.events.find((x) => x.type === "game_started");
-    if (!e) return false;
-    const options = head.options || {};
-    const fixed = (k) => options[k] !== undefined && options[k] !== null;
-    expect(e, "deck_order", fixed("deck_order") ? options.deck_order.slice() : rng.shuffle(head.chance.cards.slice()));
-    expect(e, "start_player", fixed("start_player") ? options.start_player : rng.randrange(head.players));
+    const start = opening(line, "game_started", head);
+    if (!start) return false;
+    const { e, o, fixed } = start;
+    expect(e, "deck_order", fixed("deck_order") ? o.deck_order : rng.shuffle(head.chance.cards.slice()));
+    expect(e, "start_player", fixed("start_player") ? o.start_player : rng.randrange(head.players));
     return true;
   },
 
   gugong(rng, head, line) {
-    const e = line.events.find((x) => x.type === "game_started");
-    if (!e) return false;
-    const o = head.options || {};
+    const start = opening(line, "game_started", head);
+    if (!start) return false;
+    const { e, o } = start;
     const c = head.chance;
     const n = head.players;
     const first = has(o, "start_player") ? o.start_player : rng.randrange(n);
@@ -278,10 +278,9 @@ const GAMES = {
   },
 
   hieroglyphs(rng, head, line) {
-    const e = line.events.find((x) => x.type === "setup_shuffled");
-    if (!e) return false;
-    const o = head.options || {};
-    const fixed = (k) => o[k] !== undefined && o[k] !== null;
+    const start = opening(line, "setup_shuffled", head);
+    if (!start) return false;
+    const { e, o, fixed } = start;
     expect(e, "deck_order", fixed("deck_order") ? o.deck_order : rng.shuffle(head.chance.cards.slice()));
     expect(e, "task_order", fixed("task_order") ? o.task_order : rng.shuffle(head.chance.tasks.slice()));
     expect(e, "first_player", fixed("first_player") ? o.first_player : rng.randrange(head.players));

@@ -19,6 +19,7 @@ from service.match import record, replay
 from service.match.lobby import Lobby, LobbyError
 from service.match.narration import names_of, story
 from service.ops.limits import Limits
+from service.store import Commit, MatchRecord
 
 
 class ReplayRoutes:
@@ -53,31 +54,29 @@ class ReplayRoutes:
         g = get_game(rec.game)
         return json({"game": rec.game, "players": rec.players, "reference": g.reference(rec.options, rec.players)})
 
-    async def match_log(self, request: Request) -> Response:
+    async def _finished(self, request: Request, what: str) -> tuple[MatchRecord, list[Commit]]:
+        """A finished match and its whole log. A live match's events hold its secrets and its
+        seed is not out yet, so neither the raw log nor the record is served before the end."""
         match_id = request.path_params["match"]
         lobby = self.lobby()
         rec = await lobby.settled(match_id)
         if not rec.finished:
-            raise LobbyError("match_live", "the raw log is public once the match is over; "
+            raise LobbyError("match_live", f"{what} is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
-        commits = await lobby.store.read(match_id)
+        return rec, await lobby.store.read(match_id)
+
+    async def match_log(self, request: Request) -> Response:
+        rec, commits = await self._finished(request, "the raw log")
         final = replay.state_at(rec, commits, len(commits))
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
 
     async def match_record(self, request: Request) -> Response:
-        match_id = request.path_params["match"]
-        lobby = self.lobby()
-        rec = await lobby.settled(match_id)
-        if not rec.finished:
-            # As the raw log: a live match's events hold its secrets and its seed is not out yet.
-            raise LobbyError("match_live", "a game record is published once the match is over; "
-                             "while it is live use /replay, which shows an audience's view", 409)
-        commits = await lobby.store.read(match_id)
+        rec, commits = await self._finished(request, "the game record")
         body = await asyncio.to_thread(record.encode, rec, commits)  # a fold of the whole match
         return Response(body, media_type="application/x-ndjson", headers={
-            "Content-Disposition": f'attachment; filename="{match_id}.teahouse.jsonl"'})
+            "Content-Disposition": f'attachment; filename="{rec.id}.teahouse.jsonl"'})
 
     async def replay_at(self, request: Request) -> Response:
         match_id = request.path_params["match"]

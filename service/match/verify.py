@@ -60,13 +60,17 @@ def verify(lines: Iterable[dict[str, Any]]) -> Verdict:
         seq = checked + 1
         if line.get("seq") != seq:
             return Verdict(False, checked, seq, f"expected commit {seq}, found {line.get('seq')!r}")
-        events = line.get("events")
+        events, command = line.get("events"), line.get("command")
+        if not isinstance(events, list) or not isinstance(command, dict):
+            return Verdict(False, checked, seq, "a commit line needs a command object and a list of events")
         if redecide:
             rng_seed = fork["seed"] if fork and seq <= fork.get("seq", 0) else seed
             try:
-                decided = game.decide(state, line.get("seat"), line.get("command"), commit_rng(rng_seed, seq))
+                decided = game.decide(state, line.get("seat"), command, commit_rng(rng_seed, seq))
             except IllegalMove as err:
                 return Verdict(False, checked, seq, f"the rules refuse the command ({err.code}: {err})")
+            except Exception as err:  # a tampered command the rules were never meant to see
+                return Verdict(False, checked, seq, f"the rules cannot decide the command: {err!r}")
             if decided != events:
                 return Verdict(False, checked, seq, "the events are not what the rules decide from the seed")
         try:
