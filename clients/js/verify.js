@@ -2,7 +2,7 @@
 // 2.13 (the record), 10.4 (the commit generator) and 10.6 (how each game draws from it).
 // No dependencies; an ES module for Node and browsers.
 //
-//   import { verifyChance } from "teahouse-client/verify";
+//   import { verifyChance } from "./verify.js";   // served at /js/verify.js too
 //   const verdict = verifyChance(recordText);   // {ok, checked: [seq...], seq?, reason?}
 //
 // It checks the seed against its commitment and re-runs every draw SPEC 10.6 lists for the
