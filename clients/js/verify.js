@@ -7,8 +7,8 @@
 //
 // It checks the seed against its commitment and re-runs every draw SPEC 10.6 lists for the
 // record's game, comparing each outcome with the record's events. It does not fold the rules
-// (state hashes are for `teahouse verify`), so draws whose lists depend on the state of play
-// (a discard pile reshuffled, a meaning claim's distractors) are left to that verifier.
+// (state hashes are for `teahouse verify`), so draws over a list only the state of play holds
+// (a discard pile reshuffled in the order it was discarded) are left to that verifier.
 
 // --- SHA-256 (FIPS 180-4), over UTF-8 ----------------------------------------------------
 
@@ -174,7 +174,11 @@ function same(a, b) { // JSON values; a map's key order does not matter
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
 }
 const has = (options, key) => options != null && Object.prototype.hasOwnProperty.call(options, key);
-const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+function byCodePoint(a, b) { // not JS's UTF-16 order: they differ above U+FFFF
+  const x = Array.from(a, (c) => c.codePointAt(0)), y = Array.from(b, (c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
 
 class Mismatch extends Error {}
 
@@ -240,7 +244,7 @@ const GAMES = {
 
   gugong(rng, head, line) {
     const start = opening(line, "game_started", head);
-    if (!start) return false;
+    if (!start) return gugongMorning(rng, head, line);
     const { e, o } = start;
     const c = head.chance;
     const n = head.players;
@@ -279,7 +283,7 @@ const GAMES = {
 
   hieroglyphs(rng, head, line) {
     const start = opening(line, "setup_shuffled", head);
-    if (!start) return false;
+    if (!start) return meaningClaims(rng, head, line);
     const { e, o, fixed } = start;
     expect(e, "deck_order", fixed("deck_order") ? o.deck_order : rng.shuffle(head.chance.cards.slice()));
     expect(e, "task_order", fixed("task_order") ? o.task_order : rng.shuffle(head.chance.tasks.slice()));
@@ -287,6 +291,46 @@ const GAMES = {
     return true;
   },
 };
+
+// Gùgōng, a morning of days 2-4 (10.6): the dice, when no travel reshuffle drew before them.
+function gugongMorning(rng, head, line) {
+  const at = line.events.findIndex((x) => x.type === "dice_rolled");
+  if (at < 0 || line.events.slice(0, at).some((x) => x.type === "travel_discard_reshuffled")) return false;
+  const e = line.events[at];
+  const fixed = ((head.options || {}).dice || [])[e.day - 1];
+  expect(e, "dice", fixed != null ? fixed : head.chance.dice.map((faces) => rng.choice(faces)));
+  return true;
+}
+
+// Chinese Squared, a meaning claim (10.6; hieroglyphs.md 9.2).
+const STOP_WORDS = new Set(["to", "a", "an", "the", "of", "in", "and", "yet"]);
+
+function contentWords(gloss) {
+  return new Set(gloss.toLowerCase().replace(/\([^)]*\)/g, " ").split(/[^a-z]+/).filter((w) => w && !STOP_WORDS.has(w)));
+}
+
+function meaningClaims(rng, head, line) {
+  const e = line.events.find((x) => x.type === "card_played" && x.claim);
+  if (!e) return false;
+  const glosses = head.chance.glosses;
+  const char = e.card.slice(0, e.card.lastIndexOf("#"));
+  const gloss = glosses[char];
+  const fixed = ((head.options || {}).claim_options || {})[char];
+  let options;
+  if (fixed) {
+    options = fixed.slice();
+  } else {
+    const own = contentWords(gloss);
+    const distractors = Object.keys(glosses)
+      .filter((other) => other !== char && ![...contentWords(glosses[other])].some((w) => own.has(w)))
+      .map((other) => glosses[other]).sort(byCodePoint);
+    options = rng.shuffle([gloss, ...rng.sample(distractors, 3)]);
+  }
+  const challenge = { type: "card_played.challenge", ...e.challenge };
+  expect(challenge, "options", options);
+  expect(challenge, "correct_index", options.indexOf(gloss));
+  return true;
+}
 
 // --- The record -----------------------------------------------------------------------------
 

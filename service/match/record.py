@@ -80,5 +80,6 @@ def chance_lists(game_id: str, options: dict[str, Any], players: int) -> dict[st
                 "start_cards": list(data.START_CARDS), "hand_size": data.BOARD["hand_size"]}
     if game_id == "hieroglyphs":
         content = get_game(game_id).initial(options, players)["content"]
-        return {"cards": list(content["card_ids"]), "tasks": list(content["task_ids"])}
+        return {"cards": list(content["card_ids"]), "tasks": list(content["task_ids"]),
+                "glosses": {char: info["gloss"] for char, info in content["chars"].items()}}
     return {}

@@ -111,15 +111,29 @@ def test_a_changed_draw_is_named_at_its_seq_by_both(records, game_id, tmp_path):
     # The last commit with a draw the JS verifier re-runs: for Pixies a later market, else the start.
     seq = js_verify(write(tmp_path, lines, "clean.jsonl"))["checked"][-1]
     assert seq > 1 or game_id != "pixies", "Pixies draws a market every turn"
-    commit = lines[seq]
-    drawn = next(e for e in commit["events"] if e["type"] in ("market_revealed", "game_started", "setup_shuffled"))
-    field = next(k for k in ("cards", "order", "deck_order", "draw_pile") if k in drawn)
-    drawn[field][0], drawn[field][-1] = drawn[field][-1], drawn[field][0]
+    tamper(lines[seq]["events"])
     path = write(tmp_path, lines)
     code, out = teahouse_verify(path)
     assert code == 1 and f"seq {seq}:" in out, out
     verdict = js_verify(path)
     assert verdict["ok"] is False and verdict["seq"] == seq, verdict
+
+
+def tamper(events: list[dict]) -> None:
+    """Change one drawn outcome (SPEC 10.6) in a commit's events."""
+    for e in events:
+        if e["type"] == "dice_rolled":
+            e["dice"][0] += 1
+            return
+        if e["type"] == "card_played" and e.get("claim"):
+            options = e["challenge"]["options"]
+            options[0], options[1] = options[1], options[0]
+            return
+        field = next((k for k in ("cards", "order", "deck_order", "draw_pile") if k in e), None)
+        if field is not None and e["type"] in ("market_revealed", "game_started", "setup_shuffled"):
+            e[field][0], e[field][-1] = e[field][-1], e[field][0]
+            return
+    raise AssertionError(f"no drawn outcome among {[e['type'] for e in events]}")
 
 
 def test_a_changed_move_or_state_hash_is_named_by_teahouse_verify(records, tmp_path):

@@ -82,3 +82,46 @@ def test_a_record_that_stops_short_is_refused():
     lines = read_lines(encode(rec, commits).decode())[:-3]
     verdict = verify(lines)
     assert not verdict.ok and "announces" in verdict.reason
+
+
+def js_verify(tmp_path, text: str) -> dict:
+    path = tmp_path / "record.jsonl"
+    path.write_text(text)
+    script = ('import { readFileSync } from "node:fs";\n'
+              f'import {{ verifyChance }} from "{(ROOT / "clients" / "js" / "verify.js").as_uri()}";\n'
+              'process.stdout.write(JSON.stringify(verifyChance(readFileSync(process.argv[1], "utf8"))));\n')
+    run = subprocess.run([NODE, "--input-type=module", "-e", script, str(path)], capture_output=True, text=True,
+                         timeout=60, check=True)
+    return json.loads(run.stdout)
+
+
+def playout_record(game_id: str, players: int, options: dict) -> list[dict]:
+    g = get_game(game_id)
+    commits = [Commit(seq=s.seq, seat=s.seat, command=s.command, events=s.events)
+               for s in playout(g, players, ORIGIN, options)]
+    rec = MatchRecord(id="m", game=game_id, players=players, options=options, listed=True, seed=ORIGIN,
+                      seed_sha256=seed_commitment(ORIGIN), created=0, finished=True)
+    return read_lines(encode(rec, commits).decode())
+
+
+def test_the_js_verifier_re_runs_meaning_claims_and_mornings(tmp_path):
+    # 10.6 [JS]: every Chinese Squared claim's options, every Gùgōng morning's dice.
+    for game_id, event_type, options in [("hieroglyphs", "card_played", {"mode": "rounds", "round_limit": 3}),
+                                         ("gugong", "dice_rolled", {})]:
+        lines = playout_record(game_id, 3, options)
+        drawing = [c["seq"] for c in lines[1:] if c["seq"] > 1 and any(
+            e["type"] == event_type and e.get("claim", True) for e in c["events"])]
+        assert drawing, f"{game_id}: the playout has no {event_type}"
+        verdict = js_verify(tmp_path, "".join(json.dumps(x) + "\n" for x in lines))
+        assert verdict["ok"] is True, verdict
+        assert set(drawing) <= set(verdict["checked"]) | {
+            c["seq"] for c in lines[1:] if any(e["type"] == "travel_discard_reshuffled" for e in c["events"])}
+        last = lines[drawing[-1]]
+        event = next(e for e in last["events"] if e["type"] == event_type)
+        if event_type == "dice_rolled":
+            event["dice"][0] += 1
+        else:
+            event["challenge"]["options"].reverse()
+        verdict = js_verify(tmp_path, "".join(json.dumps(x) + "\n" for x in lines))
+        assert verdict["ok"] is False and verdict["seq"] == drawing[-1], verdict
+        assert verify(lines).seq == drawing[-1]
