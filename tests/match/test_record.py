@@ -65,14 +65,7 @@ def test_a_forks_record_verifies_under_its_two_seeds(tmp_path):
     verdict = verify(lines)
     assert not verdict.ok and verdict.seq == 1
     # The JS verifier re-runs the origin's markets under the origin's seed, the fork's under its own.
-    path = tmp_path / "fork.jsonl"
-    path.write_text(text)
-    script = ('import { readFileSync } from "node:fs";\n'
-              f'import {{ verifyChance }} from "{(ROOT / "clients" / "js" / "verify.js").as_uri()}";\n'
-              'process.stdout.write(JSON.stringify(verifyChance(readFileSync(process.argv[1], "utf8"))));\n')
-    run = subprocess.run([NODE, "--input-type=module", "-e", script, str(path)], capture_output=True, text=True,
-                         timeout=60, check=True)
-    verdict_js = json.loads(run.stdout)
+    verdict_js = js_verify(tmp_path, text)
     assert verdict_js["ok"] is True
     assert 1 in verdict_js["checked"] and max(verdict_js["checked"]) > 21
 
