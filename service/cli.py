@@ -1,4 +1,4 @@
-"""`teahouse serve | bot | replay`."""
+"""`teahouse serve | bot | replay | verify`."""
 
 from __future__ import annotations
 
@@ -61,10 +61,31 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--seat", type=int, default=None, help="watch from this seat (default: spectator)")
     rep.add_argument("--step", action="store_true", help="wait for Enter between commits")
 
+    ver = sub.add_parser("verify", help="check a game record (GET /api/matches/ID/record) without the server: "
+                         "the seed commitment, every commit re-decided from the seed, every state hash")
+    ver.add_argument("file", help="the record, JSON Lines (- for standard input)")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "verify":
+        return _verify(args.file)
     return _client_command(args)
+
+
+def _verify(path: str) -> int:
+    """Exit 0 when the record checks out, 1 naming the first bad seq, 2 when it cannot be read."""
+    from service.match.verify import read_lines, verify
+
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        lines = read_lines(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"teahouse verify: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    verdict = verify(lines)
+    print(f"teahouse verify: {verdict.sentence()}", file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else 1
 
 
 def _client_command(args: argparse.Namespace) -> int:

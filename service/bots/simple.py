@@ -40,4 +40,4 @@ def determinize(game: Game, state: State, seat: int, rng: random.Random) -> Stat
     """A world consistent with what `seat` sees: its hidden parts dealt again at random."""
     if game.redeal is None:
         raise TypeError(f"{game.id} has no redeal: a bot cannot play it without peeking")
-    return game.redeal(state, rng, frozenset({seat}))
+    return (game.determinize or game.redeal)(state, rng, frozenset({seat}))

@@ -75,10 +75,15 @@ class Game:
     upcasters: Mapping[int, Callable[[Event], list[Event]]] = field(default_factory=dict)
 
     # Optional (games/<id>/hidden.py): a state in which everything the seats in `keep` cannot
-    # see is dealt again at random, and everything they can see is kept. It depends only on
+    # see is dealt again at random, and everything they can see is kept; what moves is where
+    # cards lie, never what a card is (its faces, a task's answer). It depends only on
     # what `keep` sees and on the multiset of hidden items, so a bot that determinizes with
     # it (keep={its seat}) cannot peek, and a fork made with it carries no secret.
     redeal: Callable[[State, Rng, frozenset[int]], State] | None = None
+    # Optional, for bots only: like `redeal`, and may also imagine facts of cards the seats in
+    # `keep` never saw (a card's unread back) which a fork must keep, since they are what the
+    # card is. Absent: bots determinize with `redeal`.
+    determinize: Callable[[State, Rng, frozenset[int]], State] | None = None
     # Optional hint for bots (service/bots): each seat's score if the game were judged now,
     # from public facts only (running score, points already certain). Higher is better.
     evaluate: Callable[[State], list[float]] | None = None

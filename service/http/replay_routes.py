@@ -1,8 +1,10 @@
-"""The routes that read a match's log (protocol/SPEC.md section 2): the raw log once it is over, the
-replay of any seq from an audience's view, a fork from any seq, and the games' reference data."""
+"""The routes that read a match's log (protocol/SPEC.md section 2): the raw log and the game record
+once it is over, the replay of any seq from an audience's view, a fork from any seq, and the
+games' reference data."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -14,10 +16,11 @@ from service.http.answers import guarded, int_param, json
 from service.http.guards import json_body
 from service.http.readers import reader, seat_holder, spectator_key, visible_seq
 from service.http.summary import summary
-from service.match import replay
+from service.match import record, replay
 from service.match.lobby import Lobby, LobbyError
 from service.match.narration import names_of, story
 from service.ops.limits import Limits
+from service.store import Commit, MatchRecord
 
 
 class ReplayRoutes:
@@ -32,6 +35,7 @@ class ReplayRoutes:
         return [
             Route("/api/games/{game}/reference", guarded(self.game_reference)),
             Route("/api/matches/{match}/log", guarded(self.match_log)),
+            Route("/api/matches/{match}/record", guarded(self.match_record)),
             Route("/api/matches/{match}/reference", guarded(self.match_reference)),
             Route("/api/matches/{match}/replay", guarded(self.replay_at)),
             Route("/api/matches/{match}/fork", guarded(self.fork), methods=["POST"]),
@@ -51,19 +55,30 @@ class ReplayRoutes:
         g = get_game(rec.game)
         return json({"game": rec.game, "players": rec.players, "reference": g.reference(rec.options, rec.players)})
 
-    async def match_log(self, request: Request) -> Response:
+    async def _finished(self, request: Request, what: str) -> tuple[MatchRecord, list[Commit]]:
+        """A finished match and its whole log. A live match's events hold its secrets and its
+        seed is not out yet, so neither the raw log nor the record is served before the end."""
         match_id = request.path_params["match"]
         lobby = self.lobby()
         rec = await lobby.settled(match_id)
         await reader(request, lobby, rec)
         if not rec.finished:
-            raise LobbyError("match_live", "the raw log is public once the match is over; "
+            raise LobbyError("match_live", f"{what} is public once the match is over; "
                              "while it is live use /replay, which shows an audience's view", 409)
-        commits = await lobby.store.read(match_id)
+        return rec, await lobby.store.read(match_id)
+
+    async def match_log(self, request: Request) -> Response:
+        rec, commits = await self._finished(request, "the raw log")
         final = replay.state_at(rec, commits, len(commits))
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+
+    async def match_record(self, request: Request) -> Response:
+        rec, commits = await self._finished(request, "the game record")
+        body = await asyncio.to_thread(record.encode, rec, commits)  # a fold of the whole match
+        return Response(body, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{rec.id}.teahouse.jsonl"'})
 
     async def replay_at(self, request: Request) -> Response:
         match_id = request.path_params["match"]

@@ -68,9 +68,13 @@ def test_redeal_depends_only_on_what_the_kept_seat_sees(case):
     for i, s in enumerate(states):
         for seat in range(players):
             keep = frozenset({seat})
-            scrambled = scramble(game_id, s, keep, random.Random(1000 + i))
+            scrambled = scramble(game_id, s, keep, random.Random(1000 + i), content=False)
             assert g.view(scrambled, seat) == g.view(s, seat)
             assert g.redeal(s, random.Random(i), keep) == g.redeal(scrambled, random.Random(i), keep)  # type: ignore[misc]
+            if g.determinize is not None:
+                imagined = scramble(game_id, s, keep, random.Random(2000 + i))
+                assert g.view(imagined, seat) == g.view(s, seat)
+                assert g.determinize(s, random.Random(i), keep) == g.determinize(imagined, random.Random(i), keep)
 
 
 def test_different_rngs_deal_differently(case):
@@ -110,12 +114,24 @@ def test_play_continues_from_a_redealt_state(case):
             r = fold(g, events, r)
 
 
-def test_hieroglyphs_redeal_moves_unseen_card_backs_only():
+def test_hieroglyphs_redeal_keeps_what_every_card_is():
+    """A redeal moves cards, never what a card is: every character keeps its back and every
+    task its own answer (hieroglyphs.md 2.2, the content set), whatever was seen."""
+    g = get_game("hieroglyphs")
+    for s in _sample_states("hieroglyphs", 2):
+        for keep in (frozenset({0}), frozenset({0, 1}), frozenset()):
+            r = g.redeal(s, random.Random(3), keep)  # type: ignore[misc]
+            assert r["content"] == s["content"]
+            if s["turn"]["claim"] is not None:
+                assert r["turn"]["claim"] == s["turn"]["claim"]
+
+
+def test_hieroglyphs_bots_imagine_unseen_card_backs_only():
     """hieroglyphs.md 7: a card's back is seen only by who studied it; task answers only once
-    revealed or viewed by their owner. Unseen backs are dealt again; seen ones stay."""
+    revealed or viewed by their owner. A bot's world deals unseen backs again; seen ones stay."""
     g = get_game("hieroglyphs")
     s = _sample_states("hieroglyphs", 2)[-1]
-    r = g.redeal(s, random.Random(3), frozenset({0}))  # type: ignore[misc]
+    r = g.determinize(s, random.Random(3), frozenset({0}))  # type: ignore[misc]
     chars, new = s["content"]["chars"], r["content"]["chars"]
     studied = {card_char(c) for c in s["studied"][0]}
     assert all(new[ch] == chars[ch] for ch in studied)
@@ -124,8 +140,8 @@ def test_hieroglyphs_redeal_moves_unseen_card_backs_only():
     assert Counter(repr(v) for v in new.values()) == Counter(repr(v) for v in chars.values())
 
 
-def test_hieroglyphs_pending_claim_is_redealt_consistently():
-    """hieroglyphs.md 7: a pending claim's right index is known to nobody; after a redeal the
+def test_hieroglyphs_pending_claim_is_imagined_consistently():
+    """hieroglyphs.md 7: a pending claim's right index is known to nobody; in a bot's world the
     right option is still the played character's gloss, and the claimer's view is unchanged."""
     g = get_game("hieroglyphs")
     checked = 0
@@ -134,7 +150,7 @@ def test_hieroglyphs_pending_claim_is_redealt_consistently():
         if s["phase"] != "meaning":
             continue
         for seat in range(3):
-            r = g.redeal(s, random.Random(checked), frozenset({seat}))  # type: ignore[misc]
+            r = g.determinize(s, random.Random(checked), frozenset({seat}))  # type: ignore[misc]
             assert g.view(r, seat) == g.view(s, seat)
             claim, char = r["turn"]["claim"], card_char(s["turn"]["played"])
             assert claim["options"][claim["correct_index"]] == r["content"]["chars"][char]["gloss"]

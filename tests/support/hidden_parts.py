@@ -59,8 +59,10 @@ HIDDEN: dict[str, Callable[[State, frozenset[int]], list[list[str]]]] = {
 }
 
 
-def scramble(game_id: str, s: State, keep: frozenset[int], rng: random.Random) -> State:
-    """Move hidden cards around by hand, sizes kept: another world the kept seats cannot tell apart."""
+def scramble(game_id: str, s: State, keep: frozenset[int], rng: random.Random, content: bool = True) -> State:
+    """Move hidden cards around by hand, sizes kept: another world the kept seats cannot tell apart.
+    `content`: also imagine the unseen facts of cards (hieroglyphs' unread backs), which a bot
+    must not read but a fork keeps."""
     if game_id == "china":
         pool = [c for place in _hidden_china(s, keep) for c in place]
         rng.shuffle(pool)
@@ -93,9 +95,10 @@ def scramble(game_id: str, s: State, keep: frozenset[int], rng: random.Random) -
         return {**s, "draw_pile": pile, "players": players, "pile_a": tokens[: len(s["pile_a"])],
                 "pile_b": tokens[len(s["pile_a"]):], "boxed_decrees": list(reversed(s["boxed_decrees"]))}
     if game_id == "hieroglyphs":
-        # The engine's own redeal with another rng is a world the kept seats cannot tell apart
-        # (its views are checked unchanged above), and it moves the content too; on top of it,
-        # reverse the task deck by hand.
-        other = get_game("hieroglyphs").redeal(s, rng, keep)  # type: ignore[misc]
+        # The engine's own redeal (or determinize, which moves the unseen content too) with
+        # another rng is a world the kept seats cannot tell apart (its views are checked
+        # unchanged in test_redeal); on top of it, reverse the task deck by hand.
+        g = get_game("hieroglyphs")
+        other = (g.determinize if content else g.redeal)(s, rng, keep)  # type: ignore[misc]
         return {**other, "task_deck": list(reversed(other["task_deck"]))}
     return {**s, "deck": list(reversed(s["deck"]))}

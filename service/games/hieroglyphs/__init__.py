@@ -5,7 +5,7 @@ Rules: ../shared/rules/hieroglyphs.md; player docs: docs/games/hieroglyphs.md.
 """
 
 from service.games.hieroglyphs import data, narrate
-from service.games.hieroglyphs.hidden import evaluate, redeal
+from service.games.hieroglyphs.hidden import determinize, evaluate, redeal
 from service.games.hieroglyphs.moves import legal_moves
 from service.games.hieroglyphs.rules import decide, evolve, initial, status
 from service.games.hieroglyphs.view import secrets, view
@@ -53,5 +53,6 @@ GAME = Game(
     reference=lambda options, players: {"board": data.BOARD},
     narrator=Narrator(narrate.describe_move, narrate.describe_commit, narrate.describe_end),
     redeal=redeal,
+    determinize=determinize,
     evaluate=evaluate,
 )

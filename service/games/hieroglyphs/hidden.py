@@ -1,19 +1,22 @@
-"""Re-dealing what seats cannot see (spec 7), for bots' determinization and for forks.
+"""Re-dealing what seats cannot see (spec 7), for forks and for bots' determinization.
 
-Hidden from the seats in `keep`, and dealt again at random:
+`redeal` (forks, and the shared contract of every game) deals again where the cards lie, never
+what a card is: the deck, the other seats' hands (unless a kept seat is the active player on
+the Spy, who sees them), an open Minister pool that is not a kept seat's, and the task deck's
+order. Cards the table saw (public_cards: the field, attachments, the card just played...)
+stay where they are. A card's back (pinyin, tone, steps, gloss) and a task's answer are the
+content set's facts: a fork that moved them would change step counts and pair questions with
+other questions' answers. A pending claim keeps its options and right index (the played
+card's own gloss).
 
-- cards: the deck, the other seats' hands (unless a kept seat is the active player on the
-  Spy, who sees them) and an open Minister pool that is not a kept seat's. Cards the table
-  saw (public_cards: the field, attachments, the card just played...) stay where they are;
-- the task deck's order;
-- the content the rules keep face down: the answer side of every task no kept seat has seen
-  (not revealed, not viewed at the Teacher by its kept owner) is permuted among those tasks,
-  and the back of every character no kept seat has seen (not studied, not in a seen answer,
-  not the card on the table once its claim is settled) is permuted among those characters;
-- a pending meaning claim's right answer: one of the four options whose owner is unseen,
-  with the backs swapped so the played character really carries it.
+`determinize` (bots only) also imagines the content the rules keep face down, since a bot
+must not read what it never saw: the answer side of every task no kept seat has seen (not
+revealed, not viewed at the Teacher by its kept owner) is permuted among those tasks, the back
+of every character no kept seat has seen (not studied, not in a seen answer, not the card on
+the table once its claim is settled) among those characters, and a pending claim's right
+answer is one of the four options whose owner is unseen, the backs swapped to match.
 
-Options that fix chance (deck and task order, claim options) are blanked.
+Options that fix chance (deck and task order, claim options) are blanked by both.
 """
 
 from __future__ import annotations
@@ -43,7 +46,13 @@ def redeal(state: State, rng: Rng, keep: frozenset[int]) -> State:
         hands[seat] = dealt[1 + k]
     new_turn = {**turn, "pool": dealt[-1]} if pool_hidden else turn
     s.update(deck=dealt[0], hands=hands, turn=new_turn, task_deck=shuffled(rng, s["task_deck"]))
-    return _redeal_content(s, rng, keep)
+    return s
+
+
+def determinize(state: State, rng: Rng, keep: frozenset[int]) -> State:
+    """A world the seats in `keep` cannot tell from the real one, unseen content included."""
+    s = redeal(state, rng, keep)
+    return s if s["phase"] == "waiting" else _redeal_content(s, rng, keep)
 
 
 def _redeal_content(s: State, rng: Rng, keep: frozenset[int]) -> State:
