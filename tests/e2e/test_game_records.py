@@ -15,8 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from teahouse_client import TeahouseClient
 
-from clients.python import TeahouseClient
 from service.games import GAMES, get_game
 from tests.support.server import ROOT, ServerProcess
 
