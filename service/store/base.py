@@ -136,8 +136,13 @@ class EventStore(abc.ABC):
         """Listed matches, newest first."""
 
     @abc.abstractmethod
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Take a free seat; False if someone already holds it."""
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        """Take a free seat for `token_hash`: True if `token_hash` holds it after the call (it
+        took it now, or already held it: a retried claim), False if another token holds it.
+        `start` (seq 1): appended in the same atomic write when every seat is then taken and the
+        log is empty, so that no claim of a last seat ever exists without the match's start
+        (a retried claim of a full match that never started appends it too)."""
 
     @abc.abstractmethod
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:

@@ -162,10 +162,37 @@ class RedisStore(EventStore):
         recs = [await self.get_match(i.decode()) for i in ids]
         return [r for r in recs if r is not None]
 
+    # The claim and, when it fills the match, its start: one script, so that a node dying or a
+    # connection cut anywhere leaves no claim or a started match. A seat the same token already
+    # holds counts as claimed (a retry whose first try landed). KEYS[4], on a cluster, is the
+    # match's tick channel (service/store/redis_cluster_follow.py).
+    _CLAIM = """
+    local meta = redis.call('GET', KEYS[3])
+    if not meta then return 0 end
+    local cur = redis.call('HGET', KEYS[1], ARGV[1])
+    if cur then
+      if cmsgpack.unpack(cur)['t'] ~= ARGV[3] then return 0 end
+    else
+      redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+    end
+    if ARGV[4] ~= '' and redis.call('HLEN', KEYS[1]) >= cmsgpack.unpack(meta)['players'] and redis.call('XLEN', KEYS[2]) == 0 then
+      redis.call('XADD', KEYS[2], '1-0', 'c', ARGV[4])
+      if KEYS[4] then redis.call('SPUBLISH', KEYS[4], '1') end
+      return 2
+    end
+    return 1
+    """
+
+    def _claim_keys(self, match_id: str) -> list[str]:
+        return [_key(match_id, "seats"), _key(match_id, "log"), _key(match_id, "meta")]
+
     @_guard
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        claim = {"t": token_hash, "n": name, "at": int(time.time() * 1000)}
-        return bool(await self._r.hsetnx(_key(match_id, "seats"), str(seat), msgpack.packb(claim)))
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        claim = msgpack.packb({"t": token_hash, "n": name, "at": int(time.time() * 1000)})
+        keys = self._claim_keys(match_id)
+        return bool(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
+                                       start.pack() if start is not None else b""))
 
     _RELEASE = """
     if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end

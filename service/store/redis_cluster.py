@@ -157,8 +157,14 @@ class ClusterStore(RedisStore):
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
         return await self._retry(super().list_matches, limit)
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        return await self._retry(super().claim_seat, match_id, seat, token_hash, name)
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        # (retrying is safe: a claim that landed is the same token's, and counts as taken)
+        return await self._retry(super().claim_seat, match_id, seat, token_hash, name, start)
+
+    def _claim_keys(self, match_id: str) -> list[str]:
+        keys = super()._claim_keys(match_id)
+        return [*keys, tick_channel(keys[1])]
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._retry(super().release_seat, match_id, seat, token_hash)

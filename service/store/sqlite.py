@@ -158,15 +158,31 @@ class SqliteStore(EventStore):
             return [rec for i in ids if (rec := self._load(i)) is not None]
         return await self._run(go)
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        def go() -> bool:
-            cur = self._db.execute(
-                "UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0 "
-                "WHERE match = ? AND seat = ? AND token_hash IS NULL",
-                (token_hash, name, int(time.time() * 1000), match_id, seat),
-            )
-            return cur.rowcount == 1
-        return await self._run(go)
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        # The claim and, when it fills the match, its start: one transaction (see the contract).
+        def go() -> bool | Commit:
+            db = self._db
+            with _tx(db, immediate=True):
+                row = db.execute("SELECT token_hash FROM seats WHERE match = ? AND seat = ?", (match_id, seat)).fetchone()
+                if row is None or row[0] not in (None, token_hash):
+                    return False
+                if row[0] is None:
+                    db.execute("UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0 "
+                               "WHERE match = ? AND seat = ?", (token_hash, name, int(time.time() * 1000), match_id, seat))
+                if start is None:
+                    return True
+                (free,) = db.execute("SELECT COUNT(*) FROM seats WHERE match = ? AND token_hash IS NULL",
+                                     (match_id,)).fetchone()
+                if free or db.execute("SELECT 1 FROM log WHERE match = ? LIMIT 1", (match_id,)).fetchone():
+                    return True
+                db.execute("INSERT INTO log (match, seq, commit_data) VALUES (?, 1, ?)", (match_id, start.pack()))
+                return start
+        out = await self._run(go)
+        if isinstance(out, Commit):
+            for t in self._tails.get(match_id, ()):
+                t.push(out)
+        return bool(out)
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._run(lambda: self._db.execute(

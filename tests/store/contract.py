@@ -161,6 +161,45 @@ class StoreContract:
         results = await asyncio.gather(*[store.claim_seat("race-seats", i % 4, f"h{i}", None) for i in range(16)])
         assert sum(results) == 4
 
+    async def test_a_claim_by_the_token_that_holds_the_seat_is_answered_as_taken(self, store):
+        # (the same request again, whose first answer was lost: it must not be refused)
+        await store.create_match(record("again", players=2))
+        assert await store.claim_seat("again", 0, "hash-a", "ann")
+        assert await store.claim_seat("again", 0, "hash-a", "ann")
+        assert not await store.claim_seat("again", 0, "hash-b", "bob")
+        seats = (await store.get_match("again")).seats
+        assert (seats[0].token_hash, seats[0].name, seats[1].taken) == ("hash-a", "ann", False)
+        assert not await store.claim_seat("no-such-match", 0, "hash-a", None)
+
+    async def test_the_claim_that_fills_a_match_appends_its_start_in_the_same_write(self, store):
+        await store.create_match(record("fill", players=2))
+        start = Commit(seq=1, seat=None, command={"type": "start"}, events=[{"type": "started"}],
+                       move_id="sys:start", ts=1)
+        async with _tailing(store, "fill", object()) as seen:
+            assert await store.claim_seat("fill", 0, "hash-a", None, start)
+            assert await store.last_seq("fill") == 0, "a seat is still free: no start"
+            assert await store.claim_seat("fill", 1, "hash-b", None, start)
+            assert await store.read("fill") == [start]
+            await _until(lambda: seen == [1])
+        # the same claim again finds the start there: nothing is appended twice
+        assert await store.claim_seat("fill", 1, "hash-b", None, start)
+        assert await store.last_seq("fill") == 1
+
+    async def test_racing_claims_of_the_last_seats_append_one_start(self, store):
+        await store.create_match(record("race-start", players=3))
+        start = Commit(seq=1, seat=None, command={"type": "start"}, events=[], move_id="sys:start", ts=1)
+        won = await asyncio.gather(*[store.claim_seat("race-start", i % 3, f"h{i}", None, start) for i in range(12)])
+        assert sum(won) == 3
+        assert [c.seq for c in await store.read("race-start")] == [1]
+
+    async def test_a_claim_appends_no_start_to_a_log_that_has_commits(self, store):
+        # a fork starts from its origin's commits: filling it appends nothing
+        await store.create_match(record("forked", players=2), [commit(1), commit(2)])
+        start = Commit(seq=1, seat=None, command={"type": "start"}, events=[], move_id="sys:start", ts=1)
+        for seat in (0, 1):
+            assert await store.claim_seat("forked", seat, f"h{seat}", None, start)
+        assert [c.command["type"] for c in await store.read("forked")] == ["noop", "noop"]
+
     async def test_a_match_created_with_commits_has_them_and_appends_after_them(self, store):
         await store.create_match(record("fk"), [commit(1), commit(2), commit(3)])
         assert await store.get_match("fk") is not None
