@@ -201,3 +201,19 @@ async def test_a_full_match_left_without_its_start_is_started_by_the_next_reques
     finally:
         await store.close()
     await _retry_succeeds(server.url, mid, token)
+
+
+async def test_the_python_sdk_takes_the_seat_through_a_blip_that_lost_its_answer(proxied):
+    """teahouse_client's take_seat chooses its token and sends the request again while the
+    store is away: the claim that landed unanswered is the seat it gets."""
+    node, proxy = proxied
+    mid = await _open_match(node.url)
+    fired = proxy.blip_at(_at(mid, b"EVAL", b"th:{M}:seats", 1), "reply", down_s=1.5)
+    client = TeahouseClient(node.url)
+    grant = await client.take_seat(mid, seat=1, name="Bo")
+    assert fired.is_set()
+    assert grant["seat"] == 1
+    summary = await client.match(mid)
+    assert (summary["state"], summary["seq"], summary["seats"][1]["name"]) == ("live", 1, "Bo")
+    conn = await client.connect().open()
+    assert (await conn.join(mid, grant["token"])).seat == 1
