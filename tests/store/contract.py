@@ -11,12 +11,21 @@ import pytest
 
 from service.games import fold, get_game
 from service.games.playout import playout
-from service.store import Commit, Conflict, EventStore, MatchRecord, SeatRecord
+from service.store import Commit, Conflict, EventStore, MatchRecord, Rejected, SeatRecord
 
 
 def commit(seq: int, seat: int | None = 0, move_id: str | None = None) -> Commit:
     return Commit(seq=seq, seat=seat, command={"type": "noop", "n": seq},
                   events=[{"type": "nooped", "n": seq}], move_id=move_id, ts=int(time.time() * 1000))
+
+
+def _set_everywhere(monkeypatch: pytest.MonkeyPatch, name: str, value: int) -> None:
+    """A store limit set in every backend's module (each reads it from its own globals)."""
+    from service.store import redis, redis_cluster, sqlite
+
+    for module in (redis, redis_cluster, sqlite):
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, value)
 
 
 def record(match_id: str, players: int = 3, listed: bool = True) -> MatchRecord:
@@ -199,6 +208,46 @@ class StoreContract:
         for seat in (0, 1):
             assert await store.claim_seat("forked", seat, f"h{seat}", None, start)
         assert [c.command["type"] for c in await store.read("forked")] == ["noop", "noop"]
+
+    # -- refused move ids (SPEC 3.5): one answer from every node ---------------------------
+    async def test_a_refused_move_id_keeps_its_first_refusal(self, store):
+        assert await store.remember_rejection("ref", 0, "m1", "not_your_turn", "wait") == ("not_your_turn", "wait")
+        assert await store.remember_rejection("ref", 0, "m1", "game_over", "over") == ("not_your_turn", "wait")
+        assert await store.remember_rejection("ref", 1, "m1", "game_over", "over") == ("game_over", "over"), \
+            "a move id is the seat's own"
+        assert await store.remember_rejection("ref", None, "m1", "x", "y") == ("x", "y")
+        assert await store.remember_rejection("other", 0, "m1", "bad", "b") == ("bad", "b")
+
+    async def test_a_commit_with_a_refused_move_id_is_not_appended(self, store):
+        await store.remember_rejection("refapp", 0, "m1", "not_your_turn", "wait")
+        with pytest.raises(Rejected) as refused:
+            await store.append("refapp", commit(1, seat=0, move_id="m1"))
+        assert (refused.value.code, refused.value.message) == ("not_your_turn", "wait")
+        assert await store.last_seq("refapp") == 0
+        await store.append("refapp", commit(1, seat=1, move_id="m1"))  # another seat's id
+        await store.append("refapp", commit(2, seat=0))  # no id
+        assert await store.last_seq("refapp") == 2
+
+    async def test_refusals_are_bounded_per_match_and_the_oldest_forgotten(self, store, monkeypatch):
+        _set_everywhere(monkeypatch, "REMEMBERED_REJECTIONS", 3)
+        for i in range(5):
+            await store.remember_rejection("bound", 0, f"m{i}", f"c{i}", "no")
+        await store.remember_rejection("bound", 0, "m4", "later", "no")  # known: changes nothing
+        got = [(await store.remember_rejection("bound", 0, f"m{i}", "new", "no"))[0] for i in (2, 3, 4)]
+        assert got == ["c2", "c3", "c4"]
+        assert (await store.remember_rejection("bound", 0, "m0", "new", "no"))[0] == "new", "forgotten"
+        await store.append("bound", commit(1, seat=0, move_id="m1"))  # forgotten: appended
+
+    async def test_refusals_expire(self, store, monkeypatch):
+        _set_everywhere(monkeypatch, "REJECTION_TTL_MS", 300)
+        await store.remember_rejection("ttl", 0, "m1", "first", "no")
+        with pytest.raises(Rejected):
+            await store.append("ttl", commit(1, seat=0, move_id="m1"))
+        await asyncio.sleep(0.4)
+        await store.append("ttl", commit(1, seat=0, move_id="m1"))
+        assert await store.remember_rejection("ttl", 0, "m2", "second", "no") == ("second", "no")
+        await asyncio.sleep(0.4)
+        assert await store.remember_rejection("ttl", 0, "m2", "third", "no") == ("third", "no")
 
     async def test_a_match_created_with_commits_has_them_and_appends_after_them(self, store):
         await store.create_match(record("fk"), [commit(1), commit(2), commit(3)])
