@@ -312,11 +312,15 @@ class MatchRuntime:
                         if key is not None and key in self.accepted:
                             return self.accepted[key]
                         raise Stale(self.id, decided_at, self.seq) from None
-                    if move_id is not None:
+                    if key is not None:
                         # Remembered in the store, where every node looks (SPEC 3.5): a resend
                         # of this id gets this refusal, or the one remembered first.
-                        code, message = await self.store.remember_rejection(self.id, seat, move_id,
-                                                                            exc.code, exc.message)
+                        code, message = await self.store.remember_rejection(self.id, *key, exc.code, exc.message)
+                        # Another node may have committed this id (sent to it too) just before
+                        # the refusal was stored, after which no node can: the log then answers.
+                        await self._catch_up()
+                        if key in self.accepted:
+                            return self.accepted[key]
                         raise IllegalMove(code, message) from None
                     raise
                 # The log keeps the command's declared fields only (the preamble refused any
