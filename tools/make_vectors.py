@@ -256,7 +256,7 @@ def asyncapi_schemas() -> dict[str, Any]:
         "reject": _obj("reject", ["match", "id", "code", "message"], {
             "match": match, "id": _ref("MoveId"), "code": {"type": "string"}, "message": {"type": "string"}},
             "The game refused the move; code is the game's (docs/games/<id>.md)."),
-        "legal_moves": _obj("legal_moves", ["match", "seq", "moves"], {
+        "legal_moves": _obj("legal_moves", ["match", "seq", "moves", "page", "pages", "total"], {
             "match": match, "seq": _ref("Seq"), "moves": {"type": "array", "items": _ref("Command")},
             "labels": {"type": "array", "items": {"type": "string"},
                        "description": "A short English label per move, parallel to moves, as the seat sees it."},
