@@ -43,6 +43,12 @@ def test_refused_creations_do_not_count_against_the_creation_limit(limited):
         for i in range(PER_MINUTE):
             r = http.post("/api/matches", json=refused[i % len(refused)])
             assert r.status_code == 400, r.text
+        r = http.post("/api/matches", json=refused[2])
+        assert r.json()["error"]["code"] == "unknown_field" and "'turn_secnds'" in r.json()["error"]["message"]
+        # a fork creates a match too and shares the limit (SPEC 2): refused forks cost nothing either
+        for _ in range(PER_MINUTE):
+            r = http.post("/api/matches/NoSuchMatch0/fork", json={"seq": 0})
+            assert (r.status_code, r.json()["error"]["code"]) == (404, "unknown_match")
         r = http.post("/api/matches", content=b"{not json", headers={"Content-Type": "application/json"})
         assert r.status_code == 400
         r = http.post("/api/matches", content=b'{"game": "pixies", "players": 18446744073709551616}',

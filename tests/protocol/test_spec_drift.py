@@ -247,6 +247,17 @@ def test_the_close_vector_names_v2():
     close = orjson.loads((VECTORS / "close.json").read_bytes())
     assert close["reason"] == unsupported_reason(close["offered"])
     assert "teahouse.v2" in close["reason"] and SPOKEN in close["reason"]
+    # what the reason says the server speaks is every subprotocol of SPEC 1.3's table, v2 first
+    table = re.search(r"^### 1\.3 .*?^(\| subprotocol .*?)\n\n", TEXT, re.S | re.M)
+    assert table
+    documented = set()
+    for cell in re.findall(r"^\| (`teahouse[^|]*) \|", table.group(1), re.M):
+        documented |= set(re.findall(r"`(teahouse\.v\d\.[a-z]+)`", cell))
+    spoken = close["reason"].split("; speak ", 1)[1]
+    named = [f"{head}.{enc}" for head, encs in re.findall(r"(teahouse\.v\d)\.([a-z|]+)", spoken)
+             for enc in encs.split("|")]
+    assert set(named) == documented == {f"teahouse.v{v}.{e}" for v in (1, 2) for e in ("msgpack", "json")}
+    assert close["code"] == 4406
 
 
 def test_the_text_plain_vector_is_refused_as_the_server_does():
