@@ -182,6 +182,9 @@ def test_the_bot_move_id_spec_2_4_gives_is_the_one_the_server_commits():
     assert pattern
     # (tests/e2e/test_bots_at_table.py reads the same ids in a real match's log)
     assert pattern.group(1) + "2:1" == system_move_id("bot", 2, 1) == "sys:bot:2:1"
+    # and no other page names them otherwise
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), SPEC]:
+        assert not re.search(r"(?<!sys:)\b(?:bot|clock):<seq>", page.read_text()), page.name
 
 
 def test_the_create_fields_are_one_list_and_spec_2_4_gives_the_same():
