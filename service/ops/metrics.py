@@ -57,8 +57,11 @@ AUDIENCES = Gauge("teahouse_audiences", "Audiences (a seat of a match, or its sp
 WATCHERS = Gauge("teahouse_watchers", "Connections watching a match (a connection counts once per match)",
                  registry=REGISTRY)
 LOADED_MATCHES = Gauge("teahouse_loaded_matches", "Match runtimes loaded on this node", registry=REGISTRY)
-DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches this node found with a log that went backwards "
-                         "since it started", registry=REGISTRY)
+DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches stopped because their log went backwards, "
+                         "counted in the store (every node reports the same; read at each scrape)", registry=REGISTRY)
+ACKS_AT_RISK = Gauge("teahouse_acks_at_risk", "1 if the store's settings let a power loss drop acknowledged moves "
+                     "(or could not be read), 0 if not, -1 until read (service/store/durability.py)",
+                     registry=REGISTRY)
 # Seconds: a young collection takes well under a millisecond, a full one over a large heap 100s
 # (service/ops/pauses.py).
 _PAUSE = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)

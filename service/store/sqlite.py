@@ -217,6 +217,9 @@ class SqliteStore(EventStore):
         await self._run(lambda: self._db.execute(
             "INSERT OR REPLACE INTO diverged (match, info) VALUES (?, ?)", (match_id, blob)))
 
+    async def count_diverged(self) -> int:
+        return int(await self._run(lambda: self._db.execute("SELECT COUNT(*) FROM diverged").fetchone()[0]))
+
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:
         await self._append(match_id, commit.seq, commit.pack())
