@@ -51,6 +51,9 @@ WAIT_TIMEOUTS = Counter("teahouse_wait_timeouts", "Appends whose WAIT for --wait
                         "(the move was acknowledged anyway)", registry=REGISTRY)
 FINISHED_REPAIRED = Counter("teahouse_finished_repaired", "Matches found over in their log but not marked "
                             "finished, and marked on load", registry=REGISTRY)
+REPLAYS = Counter("teahouse_replays", "Replays answered, by how: hit (a finished match's body from the cache), "
+                  "miss (a finished match folded and kept), not_modified (304), live (folded for a live "
+                  "match), limited (429)", ["how"], registry=REGISTRY)
 CONNECTIONS = Gauge("teahouse_connections", "Open WebSocket connections", registry=REGISTRY)
 AUDIENCES = Gauge("teahouse_audiences", "Audiences (a seat of a match, or its spectators) with at least one "
                   "connection on this node", registry=REGISTRY)
