@@ -19,7 +19,7 @@ import pytest
 
 from service.store import open_store
 from tests.support.redis_server import RedisServer
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, running_server
 
 WARNING = "acknowledged moves could be lost on power loss"
 
@@ -35,16 +35,9 @@ def redis_with(workdir: Path, *settings: str) -> Iterator[RedisServer]:
         r.stop()
 
 
-@contextlib.contextmanager
-def node(store_url: str, workdir: Path, env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
-    proc = ServerProcess(store_url, workdir / f"server-{time.monotonic_ns()}.log")
-    proc.log_level = "info"
-    proc.env = dict(env or {})
-    proc.start()
-    try:
-        yield proc
-    finally:
-        proc.stop()
+def node(store_url: str, workdir: Path, env: dict[str, str] | None = None):
+    """A server whose log holds its info lines too (one log file per server started)."""
+    return running_server(store_url, workdir / f"server-{time.monotonic_ns()}.log", env, "info")
 
 
 def durability_of(proc: ServerProcess) -> dict:
