@@ -32,6 +32,8 @@ class DurabilityCheck:
             self.report(await asyncio.wait_for(self.store.durability(), first_wait_s))
         except (StoreUnavailable, TimeoutError):
             self._task = asyncio.create_task(self._read(), name="durability-check")
+        except Exception as exc:  # a warning must never keep the node from starting
+            self.report(unreadable(exc))
 
     async def close(self) -> None:
         if self._task is not None:
@@ -45,6 +47,8 @@ class DurabilityCheck:
             except StoreUnavailable:
                 await asyncio.sleep(RETRY_S)
                 continue
+            except Exception as exc:
+                verdict = unreadable(exc)
             self.report(verdict)
             return
 
@@ -63,3 +67,10 @@ class DurabilityCheck:
                     "detail": "the store's durability settings have not been read yet (the store has not answered)",
                     "settings": {}}
         return self.verdict.public()
+
+
+def unreadable(exc: Exception) -> Durability:
+    log.exception("the store's durability settings could not be read")
+    return Durability(True, False, f"the store's durability settings could not be read ({type(exc).__name__}): "
+                      "acknowledged moves may be lost on power loss; check the store's settings by hand "
+                      "(docs/operators.md, Durability)")
