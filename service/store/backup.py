@@ -59,8 +59,9 @@ def read_export(path: str | Path) -> Iterator[Match]:
     if data[:1] == b"{":
         items = (orjson.loads(line) for line in data.splitlines() if line.strip())
     else:
-        items = msgpack.Unpacker(raw=False, strict_map_key=False)
-        items.feed(data)
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+        unpacker.feed(data)
+        items = unpacker
     rec: MatchRecord | None = None
     commits: list[Commit] = []
     for item in items:
