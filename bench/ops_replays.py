@@ -8,8 +8,8 @@ answers come back), while `--matches` other 2-player Pixies matches are played b
 time each move (send -> ack). Three runs of `--seconds` each: no replay loop (the floor), the
 loop on the finished match (answered from the replay cache after the first pass), and the loop
 on a live match (each replay folded anew, limited per address: most are answered 429).
-Prints, per run: the other matches' move p50/p99/max and moves played, and the replays answered
-per second by status. Bounded: about 3 x (`--seconds` + 5) seconds.
+Prints, per run: the other matches' move p50/p99/max and moves played, the server's CPU (% of one
+core, while the matches play), and the replays answered per second by status. Bounded: about 3 x (`--seconds` + 5) seconds.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
-from _support import Server  # noqa: E402
+from _support import Server, cpu_seconds  # noqa: E402
 from ops_flood import p, players, seat_up  # noqa: E402
 
 
@@ -61,7 +61,9 @@ def run(label: str, server: Server, args: argparse.Namespace, target: tuple[str,
         proc.start()
     if procs:
         time.sleep(1)  # the loop is under way before the matches start
+    cpu0 = cpu_seconds(server.pid)
     lat = asyncio.run(players(server.url, server.ws_url, args.matches, args.seconds))
+    cpu = cpu_seconds(server.pid) - cpu0
     statuses: Counter[int] = Counter()
     for _ in procs:
         statuses.update(out.get(timeout=60))
@@ -69,8 +71,8 @@ def run(label: str, server: Server, args: argparse.Namespace, target: tuple[str,
         proc.join(10)
     rate = ", ".join(f"{code}: {n / (args.seconds + 1):.0f}/s" for code, n in sorted(statuses.items())) or "none"
     print(f"{label:<16} other matches' moves: {len(lat):>5}  p50 {p(lat, 0.5):6.1f} ms  p99 {p(lat, 0.99):6.1f} ms  "
-          f"max {max(lat) * 1000 if lat else float('nan'):6.1f} ms | replays answered ({args.clients} clients): {rate}",
-          flush=True)
+          f"max {max(lat) * 1000 if lat else float('nan'):6.1f} ms | server CPU {cpu / args.seconds * 100:3.0f}% | "
+          f"replays answered ({args.clients} clients): {rate}", flush=True)
 
 
 def main() -> None:
