@@ -10,6 +10,7 @@ is raised again. A real server process, a real SQLite file, the Python SDK as a 
 from __future__ import annotations
 
 import asyncio
+import re
 import resource
 from pathlib import Path
 
@@ -33,6 +34,12 @@ def fill_disk(pid: int, data: Path) -> None:
 
 def free_disk(pid: int) -> None:
     resource.prlimit(pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+
+def store_errors(server: ServerProcess) -> float:
+    found = re.search(r"^teahouse_store_errors_total (\S+)$", httpx.get(server.url + "/metrics").text, re.M)
+    assert found
+    return float(found.group(1))
 
 
 async def next_move(conn, view, mid):
@@ -70,6 +77,7 @@ async def test_a_full_disk_refuses_moves_retryably_and_loses_nothing_acknowledge
         assert refused, "every move was acknowledged although the disk was full"
         # the node lives, and says it cannot write rather than lying: the same move again is refused
         assert httpx.get(server.url + "/health/live").status_code == 200
+        assert store_errors(server) >= 1  # counted (teahouse_store_errors_total): what an operator alerts on
         move_id, seat, command = refused[0]
         with pytest.raises(ServerError) as again:
             await asyncio.wait_for(conns[seat].move(mid, command, move_id), 15)
