@@ -217,3 +217,24 @@ async def test_the_python_sdk_takes_the_seat_through_a_blip_that_lost_its_answer
     assert (summary["state"], summary["seq"], summary["seats"][1]["name"]) == ("live", 1, "Bo")
     conn = await client.connect().open()
     assert (await conn.join(mid, grant["token"])).seat == 1
+
+
+async def test_a_token_of_the_clients_choice_is_checked_and_holds_one_seat(sqlite_server):
+    """SPEC 2.7: a chosen token is 43 to 128 base64url characters (else 400 `bad_field`); the
+    same request again is answered the same seat; asking another seat with it is 409
+    `token_in_use`."""
+    url = sqlite_server.url
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        mid = (await http.post("/api/matches", json={"game": "pixies", "players": 3})).json()["match"]
+        for bad in ("short", "x" * 129, "a" * 42 + "!"):
+            r = await http.post(f"/api/matches/{mid}/seats", json={}, headers=_bearer(bad))
+            assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_field"), bad
+        token = _token()
+        first = await http.post(f"/api/matches/{mid}/seats", json={"name": "Ada"}, headers=_bearer(token))
+        again = await http.post(f"/api/matches/{mid}/seats", json={"name": "Ada"}, headers=_bearer(token))
+        assert first.status_code == again.status_code == 201
+        assert first.json() == again.json() == {"match": mid, "seat": 0, "token": token}
+        r = await http.post(f"/api/matches/{mid}/seats", json={"seat": 2}, headers=_bearer(token))
+        assert (r.status_code, r.json()["error"]["code"]) == (409, "token_in_use")
+        seats = (await http.get(f"/api/matches/{mid}")).json()["seats"]
+        assert [s["taken"] for s in seats] == [True, False, False], "no seat was taken twice"
