@@ -28,8 +28,8 @@ from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
-from service.ops import crash_points
-from service.store import Commit, EventStore, MatchRecord, SeatRecord, StoreUnavailable
+from service.ops import crash_points, metrics
+from service.store import Claim, Commit, EventStore, MatchRecord, SeatRecord, StoreUnavailable
 
 log = logging.getLogger("teahouse.lobby")
 
@@ -291,7 +291,12 @@ class Lobby:
         start = await self._start_commit(record)
         crash_points.reached("seat.read")
         for s in candidates:
-            if await self.store.claim_seat(match_id, s, digest, name, start):
+            began = time.perf_counter()
+            claimed = await self.store.claim_seat(match_id, s, digest, name, start)
+            if claimed:
+                if claimed is Claim.STARTED:  # this node appended the start, with the claim
+                    metrics.APPEND_SECONDS.observe(time.perf_counter() - began)
+                    metrics.COMMITS.labels(record.game).inc()
                 crash_points.reached("seat.claimed")
                 await self._started(match_id)
                 crash_points.reached("seat.started")

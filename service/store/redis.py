@@ -35,6 +35,7 @@ from service.store import resp
 from service.store.base import (
     REJECTION_TTL_MS,
     REMEMBERED_REJECTIONS,
+    Claim,
     Commit,
     Conflict,
     EventStore,
@@ -237,11 +238,11 @@ class RedisStore(EventStore):
 
     @_guard
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
+                         start: Commit | None = None) -> Claim:
         claim = msgpack.packb({"t": token_hash, "n": name, "at": int(time.time() * 1000)})
         keys = self._claim_keys(match_id)
-        return bool(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
-                                       start.pack() if start is not None else b""))
+        return Claim(int(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
+                                            start.pack() if start is not None else b"")))
 
     _RELEASE = """
     if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end

@@ -35,7 +35,7 @@ import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from service.store.base import REJECTION_TTL_MS, Commit, MatchRecord, StoreUnavailable
+from service.store.base import REJECTION_TTL_MS, Claim, Commit, MatchRecord, StoreUnavailable
 from service.store.durability import Durability, judge_redis, worst
 from service.store.redis import (
     _APPEND,
@@ -167,7 +167,7 @@ class ClusterStore(RedisStore):
         return await self._retry(super().list_matches, limit)
 
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
+                         start: Commit | None = None) -> Claim:
         # (retrying is safe: a claim that landed is the same token's, and counts as taken)
         return await self._retry(super().claim_seat, match_id, seat, token_hash, name, start)
 

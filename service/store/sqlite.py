@@ -20,6 +20,7 @@ import msgpack
 from service.store.base import (
     REJECTION_TTL_MS,
     REMEMBERED_REJECTIONS,
+    Claim,
     Commit,
     Conflict,
     EventStore,
@@ -173,7 +174,7 @@ class SqliteStore(EventStore):
         return await self._run(go)
 
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
+                         start: Commit | None = None) -> Claim:
         # The claim and, when it fills the match, its start: one transaction (see the contract).
         def go() -> bool | Commit:
             db = self._db
@@ -196,7 +197,8 @@ class SqliteStore(EventStore):
         if isinstance(out, Commit):
             for t in self._tails.get(match_id, ()):
                 t.push(out)
-        return bool(out)
+            return Claim.STARTED
+        return Claim.HELD if out else Claim.REFUSED
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._run(lambda: self._db.execute(
