@@ -290,5 +290,6 @@ export class TeahouseClient {
   reference(match: string): Promise<{ game: string; players: number; reference: Json }>;
   log(match: string): Promise<{ [field: string]: unknown }>;
   replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null }): Promise<{ [field: string]: unknown }>;
-  fork(match: string, seq: number, options?: { exact?: boolean }): Promise<MatchSummary>;
+  fork(match: string, seq: number, options?: { exact?: boolean; listed?: boolean; seat?: number | null;
+    name?: string | null; botStrength?: number | null }): Promise<MatchSummary & { seat?: number; token?: string }>;
 }

@@ -824,8 +824,16 @@ export class TeahouseClient {
   }
 
   /** A new match from commit `seq` of a finished one. The fork deals again what no seat could
-   * see (SPEC 11); `exact` keeps the origin's shuffles instead (an open-hand fork). */
-  fork(match, seq, { exact = false } = {}) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, exact ? { seq, exact: true } : { seq });
+   * see (SPEC 11); `exact` keeps the origin's shuffles instead (an open-hand fork). It is
+   * unlisted unless `listed`. With `seat` you sit down at once (the answer's `token` plays it:
+   * keep it and join with it); with `botStrength` too, every other seat is a server bot. */
+  fork(match, seq, { exact = false, listed = false, seat = null, name = null, botStrength = null } = {}) {
+    const body = { seq };
+    if (exact) body.exact = true;
+    if (listed) body.listed = true;
+    if (seat !== null) body.seat = seat;
+    if (name !== null) body.name = name;
+    if (botStrength !== null) body.bot_strength = botStrength;
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, body);
   }
 }

@@ -23,6 +23,10 @@ from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
 
 
+# The fields POST .../fork takes (SPEC 2.10); any other is refused with `unknown_field`.
+FORK_FIELDS = ("seq", "exact", "listed", "seat", "name", "bot_strength")
+
+
 class ReplayRoutes:
     """The routes over the lobby that the app's lifespan opens (`lobby` returns it). A fork creates
     a match, so it is counted by the same per-address window as a creation (`creation_room`)."""
@@ -102,14 +106,24 @@ class ReplayRoutes:
 
     async def fork(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
+        unknown = [name for name in body if name not in FORK_FIELDS]
+        if unknown:
+            raise LobbyError("unknown_field", f"a fork does not take the field {unknown[0][:64]!r}; "
+                             f"it takes: {', '.join(FORK_FIELDS)}")
         lobby = self.lobby()
         # (a live match is refused by the lobby: it is forked only once finished, so no fork
         # reaches past what its public audience sees)
         await reader(request, lobby, await lobby.settled(request.path_params["match"]))
         counted = self.creation_room(request)
-        rec, key = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
+        made = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False),
+                                listed=body.get("listed", False), seat=body.get("seat"), name=body.get("name"),
+                                bot_strength=body.get("bot_strength"))
         counted()
-        out = summary(rec, await lobby.store.last_seq(rec.id))
-        if key is not None:
-            out["spectator_key"] = key
+        rec = made.record
+        # (a forker who sat down reads as that seat; bots may already have moved past the copies)
+        out = summary(rec, await visible_seq(lobby, rec, made.seat))
+        if made.spectator_key is not None:
+            out["spectator_key"] = made.spectator_key
+        if made.token is not None:
+            out["seat"], out["token"] = made.seat, made.token
         return json(out, 201)
