@@ -1,6 +1,7 @@
 // The Teahouse web client: lobby, match screen (play or watch), replay. Hash routes:
 //   #/                         the lobby
 //   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
+//   #/match/<id>?take=N        an invitation: take seat N if it is free, then play it
 //   #/m/<id>@<seq>[?as=public|seat:N]  one moment of a match as one audience: its address
 //   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
@@ -60,6 +61,11 @@ function explain(err) {
 /** The address of one moment: `#/m/<match>@<seq>?as=public|seat:N`. */
 function momentAddress(match, seq, seat) {
   return `#/m/${match}@${seq}?as=${seat === null || seat === undefined ? "public" : `seat:${seat}`}`;
+}
+
+/** The link that invites a friend to take `seat` of a match (the match screen takes it). */
+function inviteLink(match, seat) {
+  return `${location.origin}${location.pathname}#/match/${match}?take=${seat}`;
 }
 
 /** `<match>@<seq>` and `as=` into the replay screen's (match, params). */
@@ -366,6 +372,17 @@ async function matchScreen(matchId, params) {
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
   const wanted = params.get("seat");
   const tokens = store.tokens(matchId);
+  // An invite link (#/match/<id>?take=N) takes its seat when opened, if it is still free.
+  const invited = params.get("take");
+  if (invited !== null && tokens[invited] === undefined && summary.seats[Number(invited)]?.taken === false) {
+    try {
+      const got = await takeSeat(matchId, Number(invited));
+      location.replace(`#/match/${matchId}?seat=${got.seat}`);
+      return () => {};
+    } catch (err) {
+      toast(`Could not take the seat of this invitation: ${explain(err)}`, "error");
+    }
+  }
   let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
   document.title = `Teahouse — ${gameName(summary.game)} ${matchId}`;
   const board = new BoardView(summary.game, reference);
@@ -646,7 +663,12 @@ async function matchScreen(matchId, params) {
       seatsFree.length && mySeat === null
         ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
-        : null);
+        : null,
+      seatsFree.length ? h("div.invites", { id: "invites", style: "margin-top: .5rem" },
+        h("span.muted", {}, "Invite a friend to a free seat: send its link"),
+        seatsFree.map((s) => h("label.invite", { "data-seat": s.seat, style: "display: block" }, `Seat ${s.seat} `,
+          h("input.mono.invite-link", { readonly: true, value: inviteLink(matchId, s.seat), style: "width: 70%",
+            "aria-label": `the invitation link to seat ${s.seat}` })))) : null);
   }
 
   function renderPresence() {
@@ -791,6 +813,25 @@ async function replayScreen(matchId, params) {
       toast(`Cannot fork: ${explain(err)}`, "error");
     }
   }
+  // Continue from here: the forker sits down at once in the seat this replay shows (the first
+  // seat when it shows the spectators' view), against server bots or with friends invited by
+  // a link per free seat; the fork's answer holds the seat's token.
+  const forkSeat = () => (seat === null ? 0 : seat);
+  async function continueFrom(withBots) {
+    try {
+      const m = await client.fork(matchId, seq, { exact: exactBox.checked, seat: forkSeat(), name: store.name() || null,
+        botStrength: withBots ? Number(strengthSel.value) : null });
+      store.addToken(m.match, m.seat, m.token);
+      toast(withBots ? `You play ${seatLabel(m.seat, ns)} from seq ${seq}; bots play the other seats`
+        : `You play ${seatLabel(m.seat, ns)} from seq ${seq}: send your friends the links of the free seats`);
+      location.hash = `#/match/${m.match}?seat=${m.seat}`;
+    } catch (err) {
+      toast(`Cannot continue from here: ${explain(err)}`, "error");
+    }
+  }
+  const strengthSel = h("select", { id: "fork-strength", "aria-label": "the bots' strength" },
+    [["0", "random"], ["1", "greedy"], ["2", "search, quick"], ["3", "search"], ["4", "search, deep"], ["5", "search, deepest"]]
+      .map(([v, text]) => h("option", { value: v, selected: v === "3" }, `bots: ${v} ${text}`)));
   // An exact fork keeps the original's shuffles, which its public log shows: open hand.
   const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
@@ -824,6 +865,12 @@ async function replayScreen(matchId, params) {
         openHandBadge(summary),
         finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
         finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
+        finished ? h("span.continue", { id: "continue-from-here" },
+          h("button.small", { id: "continue-bots", type: "button", onclick: () => continueFrom(true),
+            title: "a new match from this seq: you play the seat shown, server bots the others" }, "Continue against bots"),
+          strengthSel,
+          h("button.small.secondary", { id: "continue-friends", type: "button", onclick: () => continueFrom(false),
+            title: "a new match from this seq: you play the seat shown; invite friends to the others by link" }, "Continue with friends")) : null,
         h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: "copy the address of this moment, seen by this audience" }, "Share this moment"),
         h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? "Final table" : "Back to live")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
@@ -838,6 +885,7 @@ async function replayScreen(matchId, params) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   seatSel.addEventListener("change", () => {
     seat = seatSel.value === "spectator" ? null : Number(seatSel.value);
+    boardView.seq = null; // another perspective: its own before and after
     loadStory().then(show);
   });
   const onKey = (ev) => {
@@ -868,6 +916,14 @@ async function replayScreen(matchId, params) {
     moveList.querySelector("li.current")?.scrollIntoView({ block: "nearest" });
   }
 
+  async function frameAt(n) {
+    const key = `${seat}:${n}`;
+    if (!cache.has(key)) {
+      cache.set(key, await client.replay(matchId, { seq: n, seat, token: seat !== null && !finished ? tokens[seat] : null }));
+    }
+    return cache.get(key);
+  }
+
   let shown = 0;
   async function show() {
     const ticket = ++shown;
@@ -876,16 +932,19 @@ async function replayScreen(matchId, params) {
     history.replaceState(null, "", momentAddress(matchId, seq, seat));
     viewer.textContent = viewName();
     shareBox.value = address();
-    const key = `${seat}:${seq}`;
-    let frame = cache.get(key);
-    if (!frame) {
-      try {
-        frame = await client.replay(matchId, { seq, seat, token: seat !== null && !finished ? tokens[seat] : null });
-      } catch (err) {
-        toast(`Cannot load seq ${seq}: ${explain(err)}`, "error");
-        return;
+    let frame;
+    try {
+      frame = await frameAt(seq);
+      // What changed between two steps is highlighted whichever way the replay got here (a
+      // jump, a step back, another perspective): the board is drawn at seq - 1 first, unseen.
+      if (seq > 0 && boardView.seq !== seq - 1 && boardView.seq !== seq) {
+        const before = await frameAt(seq - 1);
+        if (ticket !== shown) return;
+        boardView.draw(ctxAt(before), null, seq - 1);
       }
-      cache.set(key, frame);
+    } catch (err) {
+      toast(`Cannot load seq ${seq}: ${explain(err)}`, "error");
+      return;
     }
     if (ticket !== shown) return; // a later step is already on its way
     const c = frame.commit;
