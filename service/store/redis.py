@@ -66,7 +66,7 @@ POOL_SIZE = 256
 POOL_WAIT_S = 20
 MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
-MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence")
+MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence", "analysis")
 
 
 def _key(match_id: str, part: str) -> str:
@@ -364,6 +364,16 @@ class RedisStore(EventStore):
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
         data = await self._r.get(_key(match_id, "snap"))
         return unpack_state(data) if data else None
+
+    # -- analyses ---------------------------------------------------------------------------
+    @_guard
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        await self._r.set(_key(match_id, "analysis"), msgpack.packb(analysis, use_bin_type=True))
+
+    @_guard
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        data = await self._r.get(_key(match_id, "analysis"))
+        return msgpack.unpackb(data, raw=False) if data else None
 
     async def close(self) -> None:
         if self._readers is not None:
