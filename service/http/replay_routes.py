@@ -17,11 +17,15 @@ from service.http.guards import json_body
 from service.http.readers import reader, seat_holder, spectator_key, visible_seq
 from service.http.summary import summary
 from service.match import record, replay
+from service.match.analysis import Analyst
 from service.match.lobby import Lobby, LobbyError
 from service.match.narration import names_of, story
 from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
 
+
+# Seconds a client is told to wait before asking again for an analysis still queued.
+RETRY_ANALYSIS_S = 2
 
 # The fields POST .../fork takes (SPEC 2.10); any other is refused with `unknown_field`.
 FORK_FIELDS = ("seq", "exact", "listed", "seat", "name", "bot_strength")
@@ -32,14 +36,17 @@ class ReplayRoutes:
     a match, so it is counted by the same per-address window as a creation (`creation_room`)."""
 
     def __init__(self, lobby: Callable[[], Lobby], limits: Limits,
-                 creation_room: Callable[[Request], Callable[[], None]]) -> None:
+                 creation_room: Callable[[Request], Callable[[], None]],
+                 analyst: Callable[[], Analyst | None] = lambda: None) -> None:
         self.lobby, self.limits, self.creation_room = lobby, limits, creation_room
+        self.analyst = analyst
 
     def routes(self) -> list[Route]:
         return [
             Route("/api/games/{game}/reference", guarded(self.game_reference)),
             Route("/api/matches/{match}/log", guarded(self.match_log)),
             Route("/api/matches/{match}/record", guarded(self.match_record)),
+            Route("/api/matches/{match}/analysis", guarded(self.match_analysis)),
             Route("/api/matches/{match}/reference", guarded(self.match_reference)),
             Route("/api/matches/{match}/replay", guarded(self.replay_at)),
             Route("/api/matches/{match}/fork", guarded(self.fork), methods=["POST"]),
@@ -80,9 +87,32 @@ class ReplayRoutes:
 
     async def match_record(self, request: Request) -> Response:
         rec, commits = await self._finished(request, "the game record")
-        body = await asyncio.to_thread(record.encode, rec, commits)  # a fold of the whole match
+        analysis = await self.lobby().store.load_analysis(rec.id)
+        body = await asyncio.to_thread(record.encode, rec, commits, analysis)  # a fold of the whole match
         return Response(body, media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="{rec.id}.teahouse.jsonl"'})
+
+    async def match_analysis(self, request: Request) -> Response:
+        """A finished match's analysis (SPEC 2.14): 200 once made, 202 while it is queued."""
+        match_id = request.path_params["match"]
+        lobby = self.lobby()
+        rec = await lobby.settled(match_id)
+        await reader(request, lobby, rec)
+        if not rec.finished:
+            raise LobbyError("match_live", "a match is analysed once it is over (its hidden cards and seed are "
+                             "public then); this one is still being played", 409)
+        doc = await lobby.store.load_analysis(match_id)
+        if doc is not None:
+            return json(doc)
+        analyst = self.analyst()
+        if analyst is None:
+            raise LobbyError("no_analysis", f"match {match_id} has no analysis, and this server does not analyse "
+                             "matches (its operator has not turned analysis on)", 404)
+        analyst.finished(match_id)  # (it may have finished on another node, or before a restart)
+        out = json({"match": match_id, "state": "queued", "ahead": analyst.ahead(match_id) or 0,
+                    "retry_after_s": RETRY_ANALYSIS_S}, 202)
+        out.headers["Retry-After"] = str(RETRY_ANALYSIS_S)
+        return out
 
     async def replay_at(self, request: Request) -> Response:
         match_id = request.path_params["match"]

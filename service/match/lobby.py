@@ -12,7 +12,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +119,8 @@ class Lobby:
         # Matches this node found with a log shorter than what it had seen (/health, a gauge).
         self._diverged: set[str] = set()
         self.presence = PresencePoller(store, self.node, lambda: list(self._live.values()))
+        # Told the id of every match this node sees finish (the analysis queue, when it runs).
+        self.on_finish: Callable[[str], None] | None = None
 
     def start(self) -> None:
         """Begin dropping runtimes nobody has watched for `idle_seconds` (the log keeps them)."""
@@ -376,6 +378,10 @@ class Lobby:
         fresh = await self.store.get_match(rec.id)
         return fresh if fresh is not None else rec
 
+    def _finished(self, match_id: str) -> None:
+        if self.on_finish is not None:
+            self.on_finish(match_id)
+
     async def forget(self, match_id: str) -> None:
         """Drop this node's runtime of a match (it was deleted)."""
         rt = self._live.pop(match_id, None)
@@ -411,7 +417,8 @@ class Lobby:
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:
-            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add)
+            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add,
+                              on_finish=self._finished)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)
