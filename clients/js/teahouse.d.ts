@@ -289,7 +289,28 @@ export class TeahouseClient {
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;
   reference(match: string): Promise<{ game: string; players: number; reference: Json }>;
   log(match: string): Promise<{ [field: string]: unknown }>;
+  /** A finished match's analysis (SPEC 2.14), or `{state: "queued", ...}` while it is made. */
+  analysis(match: string): Promise<Analysis | AnalysisQueued>;
   replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null }): Promise<{ [field: string]: unknown }>;
   fork(match: string, seq: number, options?: { exact?: boolean; listed?: boolean; seat?: number | null;
     name?: string | null; botStrength?: number | null }): Promise<MatchSummary & { seat?: number; token?: string }>;
+}
+
+/** A finished match's analysis (SPEC 2.14). */
+export interface Analysis {
+  match: string;
+  seq: number;
+  method: "playouts";
+  playouts: number;
+  /** chances[n][seat]: the seat's chance of winning right after commit n; each row sums to 1. */
+  chances: number[][];
+  key_moments: { seq: number; seat: number | null; swing: number; for: number }[];
+}
+
+/** The answer while an analysis is queued (HTTP 202). */
+export interface AnalysisQueued {
+  match: string;
+  state: "queued";
+  ahead: number;
+  retry_after_s: number;
 }

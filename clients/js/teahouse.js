@@ -812,6 +812,13 @@ export class TeahouseClient {
     return this._call("GET", `/api/matches/${encodeURIComponent(match)}/log`);
   }
 
+  /** A finished match's analysis (SPEC 2.14): every seat's chance of winning at every commit and
+   * the key moments; while it is being made, `{state: "queued", retry_after_s}` (ask again then).
+   * A server that does not analyse answers the error `no_analysis`. */
+  analysis(match) {
+    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/analysis`);
+  }
+
   /** The document audience `seat` (null: spectators) had right after commit `seq`. */
   replay(match, { seq = null, seat = null, token = null } = {}) {
     const q = new URLSearchParams();

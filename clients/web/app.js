@@ -6,6 +6,7 @@
 //   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
 import { boardFor, loadBoard } from "./boards/index.js";
+import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 
@@ -799,6 +800,9 @@ async function replayScreen(matchId, params) {
   const statusBox = h("div.panel", { id: "status" });
   const logBox = h("div");
   const endBox = h("div");
+  const chancesBox = h("div", { id: "chances-slot" });
+  let analysis = null; // the match's analysis once the server has made it (SPEC 2.14)
+  let analysisTimer = null;
   const go = (n) => {
     seq = Math.min(Math.max(n, 0), last);
     show();
@@ -879,7 +883,7 @@ async function replayScreen(matchId, params) {
         h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
       h("p", { style: "margin: .4rem 0 0" }, h("strong", {}, viewer)),
       commitBox, shareBox),
-    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox,
+    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root), chancesBox), h("div.side-col", {}, statusBox,
       h("div.panel.log-panel", {}, h("h3", {}, "Moves"), moveList), logBox)));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -967,6 +971,7 @@ async function replayScreen(matchId, params) {
     boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
     fill(endBox, seq === last ? renderEnd(frame.status, words, ns, ownSeat()) : null);
     drawMoveList();
+    drawChances();
     if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
       const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
       fill(logBox, renderLog(entries.slice(-40), ns));
@@ -979,9 +984,34 @@ async function replayScreen(matchId, params) {
     if (list) list.scrollTop = list.scrollHeight;
     document.body.dataset.replaySeq = String(seq);
   }
+  // A finished match's analysis, drawn under the board once made: asked again while queued.
+  function drawChances() {
+    if (analysis?.chances) fill(chancesBox, renderChances(analysis, { seq, names: ns, go }));
+  }
+  async function loadAnalysis() {
+    analysisTimer = null;
+    let got;
+    try {
+      got = await client.analysis(matchId);
+    } catch {
+      return; // a server that does not analyse (no_analysis), or none for this match: no graph
+    }
+    if (got?.chances) {
+      analysis = got;
+      drawChances();
+    } else if (got?.state === "queued") {
+      fill(chancesBox, h("p.muted", { id: "chances-pending" }, "The chances of winning are being worked out…"));
+      analysisTimer = setTimeout(loadAnalysis, 1000 * Math.max(1, got.retry_after_s ?? 2));
+    }
+  }
   await loadStory();
   await show();
-  return () => document.removeEventListener("keydown", onKey);
+  // (the log says whether this server analyses matches: no request that can only be refused)
+  if (finished && log?.analysis && log.analysis !== "off") loadAnalysis();
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    if (analysisTimer !== null) clearTimeout(analysisTimer);
+  };
 }
 
 // -- start ----------------------------------------------------------------------------------------

@@ -83,7 +83,18 @@ class ReplayRoutes:
         final = replay.state_at(rec, commits, len(commits))
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
+                     "analysis": await self._analysis_state(rec.id),
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+
+    async def _analysis_state(self, match_id: str) -> str:
+        """What GET .../analysis will answer (SPEC 2.8): "made", "queued" (it queues it) or "off"."""
+        if await self.lobby().store.load_analysis(match_id) is not None:
+            return "made"
+        analyst = self.analyst()
+        if analyst is None:
+            return "off"
+        analyst.finished(match_id)
+        return "queued"
 
     async def match_record(self, request: Request) -> Response:
         rec, commits = await self._finished(request, "the game record")

@@ -630,6 +630,12 @@ class TeahouseClient:
         """The raw log of a finished match, with its revealed seed (SPEC 2.8)."""
         return await self._call("GET", f"/api/matches/{_q(match)}/log")
 
+    async def analysis(self, match: str) -> dict[str, Any]:
+        """A finished match's analysis (SPEC 2.14): every seat's chance of winning at every
+        commit and the key moments; while it is made, `{"state": "queued", "retry_after_s"}`:
+        ask again after that many seconds. A server that does not analyse raises `no_analysis`."""
+        return await self._call("GET", f"/api/matches/{_q(match)}/analysis")
+
     async def replay(self, match: str, seq: int | None = None, seat: int | None = None,
                      token: str | None = None) -> dict[str, Any]:
         """The document audience `seat` (None: spectators) had right after commit `seq` (SPEC
