@@ -23,7 +23,6 @@ from service.match.narration import names_of, story
 from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
 
-
 # Seconds a client is told to wait before asking again for an analysis still queued.
 RETRY_ANALYSIS_S = 2
 

@@ -14,22 +14,11 @@ import httpx
 import pytest
 
 from service.bots import chances
+from tests.e2e.helpers import finished_bot_match
 from tests.support.server import ServerProcess
 
 PLAYOUTS = 4
 ON = {"TEAHOUSE_ANALYSIS": "1", "TEAHOUSE_ANALYSIS_PLAYOUTS": str(PLAYOUTS)}
-
-
-def bot_match(http: httpx.Client, game: str = "pixies", players: int = 2) -> dict:
-    body = {"game": game, "players": players, "bots": [{"seat": s, "strength": 0} for s in range(players)]}
-    match = http.post("/api/matches", json=body).json()["match"]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        summary = http.get(f"/api/matches/{match}").json()
-        if summary["state"] == "finished":
-            return summary
-        time.sleep(0.1)
-    raise AssertionError(f"{match} did not finish")
 
 
 def analysis_of(http: httpx.Client, match: str, timeout: float = 90) -> tuple[dict, list[dict]]:
@@ -57,7 +46,7 @@ def analysing(tmp_path):
 
 def test_a_finished_match_gets_every_seats_chance_at_every_commit(analysing):
     with httpx.Client(base_url=analysing.url, timeout=10) as http:
-        summary = bot_match(http, "pixies", 3)
+        summary = finished_bot_match(http, "pixies", 3)
         match, last, players = summary["match"], summary["seq"], 3
         doc, waits = analysis_of(http, match)
         for w in waits:  # a queued analysis says so, and when to ask again
@@ -109,7 +98,7 @@ def test_off_by_default_then_resumed_after_a_restart_with_analysis_on(tmp_path):
     proc.start()
     try:
         with httpx.Client(base_url=proc.url, timeout=10) as http:
-            done = [bot_match(http)["match"] for _ in range(2)]
+            done = [finished_bot_match(http)["match"] for _ in range(2)]
             r = http.get(f"/api/matches/{done[0]}/analysis")
             assert r.status_code == 404 and r.json()["error"]["code"] == "no_analysis"
             header = json.loads(http.get(f"/api/matches/{done[0]}/record").text.splitlines()[0])

@@ -12,7 +12,6 @@ from teahouse_client.bot import run_match
 
 from tests.e2e.helpers import play_resilient
 
-
 _FINISHED: dict[str, tuple[str, dict]] = {}
 
 

@@ -12,9 +12,10 @@ import time
 import httpx
 import pytest
 
+from tests.e2e.helpers import finished_bot_match
 from tests.support.server import sqlite_server
 from tests.web.conftest import Pages, shot
-from tests.web.test_moments import at_seq, finished_bot_match
+from tests.web.test_moments import at_seq
 
 PAD, W = 6, 1000  # clients/web/chances.js: the graph's viewBox width and padding
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
+from tests.e2e.helpers import finished_bot_match
 from tests.web.conftest import wait_seq
-from tests.web.test_moments import at_seq, finished_bot_match
+from tests.web.test_moments import at_seq
 
 LAST_MOVE = "() => [...document.querySelectorAll('#board-root [data-key].last-move')].map(e => e.dataset.key).sort()"
 
