@@ -15,6 +15,7 @@ import pytest
 
 from service.bots import chances
 from tests.e2e.helpers import finished_bot_match
+from tests.e2e.test_game_records import js_verify, teahouse_verify
 from tests.support.server import ServerProcess
 
 PLAYOUTS = 4
@@ -44,7 +45,7 @@ def analysing(tmp_path):
     proc.stop()
 
 
-def test_a_finished_match_gets_every_seats_chance_at_every_commit(analysing):
+def test_a_finished_match_gets_every_seats_chance_at_every_commit(analysing, tmp_path):
     with httpx.Client(base_url=analysing.url, timeout=10) as http:
         summary = finished_bot_match(http, "pixies", 3)
         match, last, players = summary["match"], summary["seq"], 3
@@ -79,9 +80,14 @@ def test_a_finished_match_gets_every_seats_chance_at_every_commit(analysing):
                                 [{"seq": c["seq"], "seat": c["seat"], "events": c["events"]} for c in log["commits"]],
                                 log["seed"], PLAYOUTS)
         assert again["chances"] == rows and again["key_moments"] == moments
-        # the record carries it in its header once made
-        header = json.loads(http.get(f"/api/matches/{match}/record").text.splitlines()[0])
-        assert header["analysis"] == doc
+        # the record carries it in its header once made, and both verifiers still accept it
+        text = http.get(f"/api/matches/{match}/record").text
+        assert json.loads(text.splitlines()[0])["analysis"] == doc
+        path = tmp_path / "analysed.jsonl"
+        path.write_text(text)
+        code, out = teahouse_verify(path)
+        assert code == 0, out
+        assert js_verify(path)["ok"] is True
 
 
 def test_a_live_or_unknown_match_has_no_analysis(analysing):
