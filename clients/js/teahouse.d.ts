@@ -269,6 +269,10 @@ export interface CreateMatchOptions {
   absent?: "bot" | "random" | "first";
   /** Seats the server's bots play. */
   bots?: { seat: number; strength: number }[] | null;
+  /** Who may watch (SPEC 2.4): "public" (the default), "link" (the answer's spectator_key) or "off". */
+  spectators?: "public" | "link" | "off";
+  /** How far behind the public audience is held: {commits: N} or {seconds: T}. */
+  spectatorDelay?: { commits: number } | { seconds: number } | null;
 }
 
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */

@@ -771,12 +771,16 @@ export class TeahouseClient {
 
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
-  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null } = {}) {
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null,
+    spectators = "public", spectatorDelay = null } = {}) {
     // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4); absent: who plays a
-    // seat whose time ran out ("bot", "random" or "first")
+    // seat whose time ran out ("bot", "random" or "first"); spectators and spectatorDelay
+    // ({commits: N} or {seconds: T}): who may watch, and how far behind (SPEC 2.4)
     const body = { game, players, options, listed, turn_seconds: turnSeconds };
     if (absent !== "bot") body.absent = absent; // (the server's default)
     if (bots && bots.length) body.bots = bots;
+    if (spectators !== "public") body.spectators = spectators;
+    if (spectatorDelay) body.spectator_delay = spectatorDelay;
     return this._call("POST", "/api/matches", body);
   }
 

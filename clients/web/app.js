@@ -151,6 +151,11 @@ async function lobbyScreen() {
   const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono" });
   const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
+  // A spectator delay the server enforces (SPEC 2.4): the public sees the match N commits or T s late.
+  const delay = h("input", { id: "new-delay", type: "number", name: "spectator_delay", min: 1, placeholder: "none", style: "width: 5rem",
+    title: "spectators see the match this far behind, so that nobody watching can tell a player what is happening now" });
+  const delayUnit = h("select", { id: "new-delay-unit", "aria-label": "the spectator delay's unit" },
+    h("option", { value: "commits" }, "moves"), h("option", { value: "seconds" }, "seconds"));
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
   const seatsBox = h("div.row", { id: "new-seats" });
@@ -194,7 +199,8 @@ async function lobbyScreen() {
     try {
       const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
       const bots = pickedBots();
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots });
+      const spectatorDelay = delay.value.trim() ? { [delayUnit.value]: Number(delay.value) } : null;
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots, spectatorDelay });
       if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
@@ -252,7 +258,7 @@ async function lobbyScreen() {
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m), delayBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
       h("td", {}, new Date(m.created).toLocaleTimeString()),
       h("td", {}, h("div.row", {}, actions)));
@@ -265,6 +271,7 @@ async function lobbyScreen() {
         h("label", {}, "Game", gameSel), h("label", {}, "Players", players),
         h("label", {}, "Options", options),
         h("label", {}, "Turn clock (s)", clock),
+        h("label", {}, "Spectator delay", delay, delayUnit),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
         h("button", { type: "submit", id: "create-match" }, "Create match")),
       h("div.row", {}, h("span.muted", {}, "Who plays:"), seatsBox)),
@@ -764,6 +771,14 @@ async function matchScreen(matchId, params) {
 }
 
 // -- replay -------------------------------------------------------------------------------------
+
+/** The mark of a match whose spectators are held behind (SPEC 2.4). */
+function delayBadge(summary) {
+  const d = summary.spectator_delay;
+  if (!d) return null;
+  const text = d.commits ? `${plural(d.commits, "move")} behind` : `${d.seconds} s behind`;
+  return h("span.badge.delay", { title: "spectators see this match this far behind (a spectator delay the server enforces)" }, `watched ${text}`);
+}
 
 /** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */
 function openHandBadge(summary) {

@@ -67,10 +67,13 @@ class Analyst:
         offset = 0
         while recs := await self.store.all_matches(offset, PAGE):
             for rec in recs:
-                if rec.finished and rec.id not in self._known and rec.id not in self._waiting \
-                        and rec.id != self.running and await self.store.load_analysis(rec.id) is None:
-                    self.finished(rec.id)
-                    queued += 1
+                if not rec.finished or rec.id in self._known or rec.id in self._waiting or rec.id == self.running:
+                    continue
+                if await self.store.load_analysis(rec.id) is not None:
+                    self._known.add(rec.id)  # made before (here, before a restart, or by another node)
+                    continue
+                self.finished(rec.id)
+                queued += 1
             offset += len(recs)
         return queued
 
