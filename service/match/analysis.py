@@ -11,7 +11,8 @@ the same (it is deterministic), so the second write changes nothing.
 
 The work runs in one worker process of its own (spawned, lowered in priority like the bots'),
 one match at a time: the CPU it takes is bounded per match by the playouts per commit, and the
-bots' pool never waits behind it.
+bots' pool never waits behind it. Stopping the node ends the worker at once (a multiprocessing
+pool's terminate): an analysis half made is simply made again after the restart.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.pool import Pool
 from typing import Any
 
 from service.bots import chances
@@ -39,7 +40,7 @@ class Analyst:
         self._known: set[str] = set()   # analysed (or refused) here: no need to look again
         self.running: str | None = None
         self._tasks: list[asyncio.Task] = []
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Pool | None = None
 
     def start(self) -> None:
         self._tasks = [asyncio.create_task(self._scan_forever(), name="analysis scan"),
@@ -114,24 +115,34 @@ class Analyst:
         if kept is not None:
             return kept
         commits = [{"seq": c.seq, "seat": c.seat, "events": c.events} for c in await self.store.read(match_id)]
-        loop = asyncio.get_running_loop()
-        doc = await loop.run_in_executor(self.pool(), chances.analyse, rec.game, rec.options, rec.players,
-                                         rec.rules_version, commits, rec.seed, self.playouts)
+        doc = await self._in_worker(rec.game, rec.options, rec.players, rec.rules_version, commits, rec.seed)
         doc = {"match": match_id, "seq": len(commits), **doc}
         await self.store.save_analysis(match_id, doc)
         log.info("%s: analysed (%d commits, %d playouts each)", match_id, len(commits), self.playouts)
         return doc
 
-    def pool(self) -> ProcessPoolExecutor:
+    async def _in_worker(self, *args: Any) -> dict[str, Any]:
+        """chances.analyse in the worker process, awaited without blocking the loop."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=worker_setup)
-        return self._pool
+            self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=worker_setup)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def settle(value: Any, failed: bool = False) -> None:
+            if not done.done():
+                (done.set_exception if failed else done.set_result)(value)
+
+        self._pool.apply_async(chances.analyse, (*args, self.playouts),
+                               callback=lambda v: loop.call_soon_threadsafe(settle, v),
+                               error_callback=lambda e: loop.call_soon_threadsafe(settle, e, True))
+        return await done
 
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            # (a match may be half analysed: it is still without one in the store, so the next
+            # start queues it again; nothing waits for it)
+            pool, self._pool = self._pool, None
+            await asyncio.to_thread(pool.terminate)

@@ -126,3 +126,26 @@ def test_off_by_default_then_resumed_after_a_restart_with_analysis_on(tmp_path):
             assert not pending, f"not analysed after the restart: {pending}"
     finally:
         proc.stop()
+
+
+def test_a_node_stopping_mid_analysis_ends_at_once_and_keeps_nothing_half_made(tmp_path):
+    proc = ServerProcess(f"sqlite:{tmp_path / 'data'}", tmp_path / "server.log")
+    proc.env = {"TEAHOUSE_ANALYSIS": "1", "TEAHOUSE_ANALYSIS_PLAYOUTS": "100000"}  # minutes of work
+    proc.start()
+    try:
+        with httpx.Client(base_url=proc.url, timeout=10) as http:
+            match = finished_bot_match(http)["match"]
+            assert http.get(f"/api/matches/{match}/analysis").status_code == 202
+            time.sleep(1.5)  # the worker is busy with it now
+        _, seconds = proc.terminate()  # (uvicorn re-raises SIGTERM once it has shut down)
+        assert seconds < 8, f"the node took {seconds:.1f} s to stop"
+    finally:
+        proc.stop()
+    proc.env = {}
+    proc.start()
+    try:
+        with httpx.Client(base_url=proc.url, timeout=10) as http:
+            r = http.get(f"/api/matches/{match}/analysis")
+            assert r.status_code == 404 and r.json()["error"]["code"] == "no_analysis"
+    finally:
+        proc.stop()
