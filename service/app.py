@@ -30,6 +30,7 @@ from service.match.analysis import Analyst
 from service.match.lobby import Lobby
 from service.ops import logs, pauses
 from service.ops.access import AccessLog
+from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
 from service.store import EventStore, open_store
 from service.ws.address_limits import ConnectionCounts
@@ -47,6 +48,7 @@ class Node:
         self.given, self.store_url, self.limits = store, store_url, limits
         self.connections = connections
         self._lobby: Lobby | None = None
+        self._durability: DurabilityCheck | None = None
         self._analyst: Analyst | None = None
 
     def analyst(self) -> Analyst | None:
@@ -58,6 +60,10 @@ class Node:
         assert self._lobby is not None, "the app's lifespan has not started"
         return self._lobby
 
+    def durability(self) -> DurabilityCheck:
+        assert self._durability is not None, "the app's lifespan has not started"
+        return self._durability
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[dict[str, Any]]:
         lim = self.limits
@@ -67,6 +73,8 @@ class Node:
         lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds)
         lobby.start()
         logs.set_node(lobby.node)
+        durability = self._durability = DurabilityCheck(s)
+        await durability.start(lim.ready_deadline_s)
         watch_gauges(lobby)
         pauses.settle_gc()
         watch = pauses.PauseWatch()
@@ -86,6 +94,7 @@ class Node:
         await watch.close()
         if self._analyst is not None:
             await self._analyst.close()
+        await durability.close()
         await lobby.close()
         bot_pool.shutdown()
         if self.given is None:
@@ -98,7 +107,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     connections = ConnectionCounts(lim.connections_per_address)
     node = Node(store, store_url, lim, connections)
     lobby = node.lobby
-    health = HealthRoutes(lobby, lim)
+    health = HealthRoutes(lobby, lim, node.durability)
     matches = LobbyRoutes(lobby, lim, static.view_schemas())
 
     routes = [
