@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from service.bots.ismcts import apply_move, grouped_choice
@@ -81,7 +82,7 @@ def play_out(game: Game, state: State, players: int, rng: random.Random) -> list
     return leaders(game, state, players)
 
 
-def share(result: dict[str, Any] | None, players: int) -> list[float]:
+def share(result: Mapping[str, Any] | None, players: int) -> list[float]:
     winners = (result or {}).get("winners") or []
     if not winners:
         return [1.0 / players] * players

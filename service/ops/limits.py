@@ -107,7 +107,7 @@ class Limits:
         group = parser.add_argument_group("limits (each also settable as TEAHOUSE_<NAME> in the environment)")
         for f in dataclasses.fields(cls):
             # a switch (a boolean limit) is turned on by its flag alone, or set by a value
-            switch = {"nargs": "?", "const": "true"} if isinstance(f.default, bool) else {}
+            switch: dict[str, Any] = {"nargs": "?", "const": "true"} if isinstance(f.default, bool) else {}
             group.add_argument("--" + f.name.replace("_", "-"), dest=f"limit_{f.name}", default=None,
                                metavar=f.name.upper(), **switch,
                                help=f"{f.metadata['help']} (default: {_show(f.default)}; env {env_name(f.name)})")
