@@ -90,6 +90,20 @@ def test_a_finished_match_gets_every_seats_chance_at_every_commit(analysing, tmp
         assert js_verify(path)["ok"] is True
 
 
+def test_a_match_is_queued_when_it_finishes_without_anyone_asking(analysing):
+    """The node that sees a match finish queues it at once (not at its next scan, a minute away)."""
+    with httpx.Client(base_url=analysing.url, timeout=10) as http:
+        match = finished_bot_match(http)["match"]
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            header = json.loads(http.get(f"/api/matches/{match}/record").text.splitlines()[0])
+            if "analysis" in header:
+                break
+            time.sleep(0.3)
+        assert "analysis" in header, "not analysed within 40 s of its end"
+        assert header["analysis"]["seq"] == header["commits"]
+
+
 def test_a_live_or_unknown_match_has_no_analysis(analysing):
     with httpx.Client(base_url=analysing.url, timeout=10) as http:
         match = http.post("/api/matches", json={"game": "pixies", "players": 2}).json()["match"]
