@@ -288,14 +288,14 @@ export class TeahouseClient {
   games(): Promise<GameInfo[]>;
   createMatch(game: string, players: number, options?: CreateMatchOptions): Promise<MatchSummary>;
   takeSeat(match: string, options?: { seat?: number | null; name?: string | null }): Promise<SeatGrant>;
-  match(match: string): Promise<MatchSummary>;
+  match(match: string, options?: { key?: string | null }): Promise<MatchSummary>;
   matches(state?: "open" | "live" | "finished" | null): Promise<MatchSummary[]>;
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;
   reference(match: string): Promise<{ game: string; players: number; reference: Json }>;
-  log(match: string): Promise<{ [field: string]: unknown }>;
+  log(match: string, options?: { key?: string | null }): Promise<{ [field: string]: unknown }>;
   /** A finished match's analysis (SPEC 2.14), or `{state: "queued", ...}` while it is made. */
-  analysis(match: string): Promise<Analysis | AnalysisQueued>;
-  replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null }): Promise<{ [field: string]: unknown }>;
+  analysis(match: string, options?: { key?: string | null }): Promise<Analysis | AnalysisQueued>;
+  replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null; key?: string | null }): Promise<{ [field: string]: unknown }>;
   fork(match: string, seq: number, options?: { exact?: boolean; listed?: boolean; seat?: number | null;
     name?: string | null; botStrength?: number | null }): Promise<MatchSummary & { seat?: number; token?: string }>;
 }

@@ -108,6 +108,9 @@ export class PatchError extends Error {
 
 // -- patches (SPEC §6; a port of the Python SDK's teahouse_client/patch.py) ----------------------------------
 
+/** `path` with a private match's spectator key as its `key` query parameter (SPEC 2.4). */
+const withKey = (path, key) => (key === null || key === undefined ? path : `${path}?key=${encodeURIComponent(key)}`);
+
 const hasOwn = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isIndex = (k) => typeof k === "number" && Number.isInteger(k);
@@ -790,8 +793,10 @@ export class TeahouseClient {
     return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, { seat, name });
   }
 
-  match(match) {
-    return this._call("GET", `/api/matches/${encodeURIComponent(match)}`);
+  /** A match's summary. `key`: a private match's spectator key (SPEC 2.4), for whoever holds no
+   * seat of it (also on log, analysis and replay). */
+  match(match, { key = null } = {}) {
+    return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}`, key));
   }
 
   /** Listed matches; `state` filters: "open", "live" or "finished". */
@@ -812,22 +817,23 @@ export class TeahouseClient {
   }
 
   /** The raw log of a finished match, with its revealed seed. */
-  log(match) {
-    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/log`);
+  log(match, { key = null } = {}) {
+    return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}/log`, key));
   }
 
   /** A finished match's analysis (SPEC 2.14): every seat's chance of winning at every commit and
    * the key moments; while it is being made, `{state: "queued", retry_after_s}` (ask again then).
    * A server that does not analyse answers the error `no_analysis`. */
-  analysis(match) {
-    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/analysis`);
+  analysis(match, { key = null } = {}) {
+    return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}/analysis`, key));
   }
 
   /** The document audience `seat` (null: spectators) had right after commit `seq`. */
-  replay(match, { seq = null, seat = null, token = null } = {}) {
+  replay(match, { seq = null, seat = null, token = null, key = null } = {}) {
     const q = new URLSearchParams();
     if (seq !== null) q.set("seq", String(seq));
     if (seat !== null) q.set("seat", String(seat));
+    if (key !== null) q.set("key", key);
     const qs = q.toString();
     // The token goes in a header, never the URL (URLs end up in logs and histories).
     const headers = token !== null ? { Authorization: `Bearer ${token}` } : {};

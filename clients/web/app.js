@@ -35,6 +35,22 @@ const store = {
   tokens(match) {
     return this.seats()[match] ?? {};
   },
+  /** A private match's spectator key (SPEC 2.4) this browser was given, or null. */
+  key(match) {
+    try {
+      return JSON.parse(localStorage.getItem("teahouse.keys") || "{}")[match] ?? null;
+    } catch {
+      return null;
+    }
+  },
+  addKey(match, key) {
+    let all = {};
+    try {
+      all = JSON.parse(localStorage.getItem("teahouse.keys") || "{}");
+    } catch { /* a damaged entry is replaced */ }
+    all[match] = key;
+    localStorage.setItem("teahouse.keys", JSON.stringify(all));
+  },
   addToken(match, seat, token) {
     const all = this.seats();
     all[match] = { ...(all[match] ?? {}), [seat]: token };
@@ -125,6 +141,9 @@ async function route() {
   cleanup = () => {};
   delete document.body.dataset.replaySeq; // a new screen has shown no step yet
   const { parts, params } = parseHash();
+  // A spectator link (…?key=K) of a private match: the key is kept for every screen of it.
+  const matchOf = parts[0] === "m" ? (parts[1] ?? "").split("@")[0] : parts[1];
+  if (params.get("key") && matchOf) store.addKey(matchOf, params.get("key"));
   fill(app, h("p.muted", {}, "Loading…"));
   try {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
@@ -156,6 +175,10 @@ async function lobbyScreen() {
     title: "spectators see the match this far behind, so that nobody watching can tell a player what is happening now" });
   const delayUnit = h("select", { id: "new-delay-unit", "aria-label": "the spectator delay's unit" },
     h("option", { value: "commits" }, "moves"), h("option", { value: "seconds" }, "seconds"));
+  // A private match (SPEC 2.4): watched by its spectator link only, or by nobody; never listed.
+  const watchers = h("select", { id: "new-spectators", "aria-label": "who may watch" },
+    h("option", { value: "public" }, "anyone"), h("option", { value: "link" }, "with its link"),
+    h("option", { value: "off" }, "nobody"));
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
   const seatsBox = h("div.row", { id: "new-seats" });
@@ -200,7 +223,10 @@ async function lobbyScreen() {
       const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
       const bots = pickedBots();
       const spectatorDelay = delay.value.trim() ? { [delayUnit.value]: Number(delay.value) } : null;
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots, spectatorDelay });
+      const spectators = watchers.value;
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts,
+        listed: listed.checked && spectators === "public", turnSeconds, bots, spectatorDelay, spectators });
+      if (m.spectator_key) store.addKey(m.match, m.spectator_key); // shown once: the match screen offers its link
       if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
@@ -272,6 +298,7 @@ async function lobbyScreen() {
         h("label", {}, "Options", options),
         h("label", {}, "Turn clock (s)", clock),
         h("label", {}, "Spectator delay", delay, delayUnit),
+        h("label", {}, "Watched by", watchers),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
         h("button", { type: "submit", id: "create-match" }, "Create match")),
       h("div.row", {}, h("span.muted", {}, "Who plays:"), seatsBox)),
@@ -376,7 +403,8 @@ function renderEnd(status, lastSaid, names, seat) {
 // -- match --------------------------------------------------------------------------------------
 
 async function matchScreen(matchId, params) {
-  let summary = await client.match(matchId);
+  const key = store.key(matchId);
+  let summary = await client.match(matchId, { key });
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
   const wanted = params.get("seat");
   const tokens = store.tokens(matchId);
@@ -467,7 +495,7 @@ async function matchScreen(matchId, params) {
       render();
       setTimeout(reconnect, 800);
     });
-    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId);
+    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId, key);
     connState = "connected";
     lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: [], deadline: game.deadline };
     game.onChange(onChange);
@@ -477,7 +505,7 @@ async function matchScreen(matchId, params) {
   /** What happened before this page came: the server's story (its sentences per commit), else,
    * for a finished match, its public log's commands in words. */
   async function loadPastLog() {
-    const story = await client.replay(matchId, { seq: game.seq }).catch(() => null);
+    const story = await client.replay(matchId, { seq: game.seq, key }).catch(() => null);
     if (Array.isArray(story?.log) && story.log.some((e) => e.said?.length)) {
       log.length = 0;
       for (const e of story.log) for (const text of e.said ?? []) log.push({ seq: e.seq, seat: null, text });
@@ -485,7 +513,7 @@ async function matchScreen(matchId, params) {
       return;
     }
     if (!game.over) return;
-    const full = await client.log(matchId).catch(() => null);
+    const full = await client.log(matchId, { key }).catch(() => null);
     log.length = 0;
     for (const [i, c] of (full?.commits ?? []).entries()) {
       const said = Array.isArray(c.said) ? c.said : [];
@@ -533,7 +561,7 @@ async function matchScreen(matchId, params) {
     // Someone arrived, left or took a seat (the start comes as a patch at seq 1): refresh the
     // names shown.
     if (reason === "presence" || reason === "finished" || (reason === "patch" && game.seq === 1)) {
-      client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
+      client.match(matchId, { key }).then((s) => { summary = s; render(); }).catch(() => {});
     }
     if (reason === "clock" && lastSeen.seq === game.seq) lastSeen.deadline = game.deadline;
     if (reason === "patch" || reason === "view") {
@@ -672,6 +700,9 @@ async function matchScreen(matchId, params) {
         ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
         : null,
+      key ? h("label.invite", { style: "display: block; margin-top: .5rem" }, "Spectator link (this match is watched by its link only) ",
+        h("input.mono", { id: "spectator-link", readonly: true, value: `${location.origin}${location.pathname}#/match/${matchId}?key=${encodeURIComponent(key)}`,
+          style: "width: 60%", "aria-label": "the spectator link of this private match" })) : null,
       seatsFree.length ? h("div.invites", { id: "invites", style: "margin-top: .5rem" },
         h("span.muted", {}, "Invite a friend to a free seat: send its link"),
         seatsFree.map((s) => h("label.invite", { "data-seat": s.seat, style: "display: block" }, `Seat ${s.seat} `,
@@ -787,7 +818,8 @@ function openHandBadge(summary) {
 }
 
 async function replayScreen(matchId, params) {
-  const summary = await client.match(matchId);
+  const key = store.key(matchId);
+  const summary = await client.match(matchId, { key });
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
   document.title = `Teahouse — replay ${matchId}`;
   const last = summary.seq;
@@ -800,7 +832,7 @@ async function replayScreen(matchId, params) {
   const cache = new Map();
   const boardView = new BoardView(summary.game, reference);
   // A finished match's raw log is public: each step can show the events its commit caused.
-  const log = finished ? await client.log(matchId).catch(() => null) : null;
+  const log = finished ? await client.log(matchId, { key }).catch(() => null) : null;
 
   // A live match shows a seat's view only to that seat's token; a finished one to anyone.
   const perspectives = [null, ...summary.seats.map((s) => s.seat).filter((s) => finished || tokens[s])];
@@ -921,7 +953,7 @@ async function replayScreen(matchId, params) {
   // story at the last seq this audience may see, read once.
   let story = null;
   async function loadStory() {
-    const whole = await client.replay(matchId, { seq: last, seat, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
+    const whole = await client.replay(matchId, { seq: last, seat, key, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
     const bySeq = new Map();
     for (const e of whole?.log ?? []) if (e.said?.length) bySeq.set(e.seq, e.said.join(" "));
     for (let i = 1; i <= last; i++) if (!bySeq.has(i)) bySeq.set(i, said(i).join(" ") || `commit ${i}`);
@@ -936,11 +968,11 @@ async function replayScreen(matchId, params) {
   }
 
   async function frameAt(n) {
-    const key = `${seat}:${n}`;
-    if (!cache.has(key)) {
-      cache.set(key, await client.replay(matchId, { seq: n, seat, token: seat !== null && !finished ? tokens[seat] : null }));
+    const slot = `${seat}:${n}`;
+    if (!cache.has(slot)) {
+      cache.set(slot, await client.replay(matchId, { seq: n, seat, key, token: seat !== null && !finished ? tokens[seat] : null }));
     }
-    return cache.get(key);
+    return cache.get(slot);
   }
 
   let shown = 0;
@@ -1007,7 +1039,7 @@ async function replayScreen(matchId, params) {
     analysisTimer = null;
     let got;
     try {
-      got = await client.analysis(matchId);
+      got = await client.analysis(matchId, { key });
     } catch {
       return; // a server that does not analyse (no_analysis), or none for this match: no graph
     }
