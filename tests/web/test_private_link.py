@@ -6,21 +6,14 @@ from __future__ import annotations
 
 import re
 
-from tests.web.conftest import wait_seq
+from tests.web.conftest import create_in_lobby, wait_seq
 from tests.web.test_moments import at_seq
 
 
 def test_a_match_watched_by_link_is_watched_with_the_link_only(pages, api):
     page = pages.new("creator")
-    page.goto(pages.base + "/web/")
-    page.wait_for_selector("#create-match")
-    page.select_option("#new-game", "pixies")
-    page.fill("#new-players", "2")
-    page.select_option("#new-bot-1", "0")
-    page.select_option("#new-spectators", "link")
-    page.click("#create-match")
-    page.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
-    match = re.search(r"#/match/([\w-]+)", page.url).group(1)
+    match = create_in_lobby(page, pages.base, "pixies", 2, "", "Ada",
+                            selects={"#new-bot-1": "0", "#new-spectators": "link"})
     link = page.locator("#spectator-link").input_value()
     assert re.search(rf"/web/#/match/{match}\?key=[\w%-]+$", link), link
     assert match not in {m["match"] for m in api.get("/api/matches").json()}, "a private match is never listed"
