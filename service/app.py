@@ -28,7 +28,7 @@ from service.http.summary import summary
 from service.match import retention
 from service.match.analysis import Analyst
 from service.match.lobby import Lobby
-from service.ops import logs, pauses
+from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
@@ -79,6 +79,7 @@ class Node:
         pauses.settle_gc()
         watch = pauses.PauseWatch()
         watch.start()
+        publishing = asyncio.create_task(metrics.publish_forever(), name="metrics") if metrics.SHARED_DIR else None
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, lobby.forget),
             name="retention") if lim.retention_days else None
@@ -91,6 +92,10 @@ class Node:
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
+        if publishing is not None:
+            publishing.cancel()
+            await asyncio.gather(publishing, return_exceptions=True)
+            metrics.retire()
         await watch.close()
         if self._analyst is not None:
             await self._analyst.close()
