@@ -196,7 +196,7 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def delete_match(self, match_id: str) -> None:
-        """Remove a match and everything kept for it: record, seats, log, snapshot."""
+        """Remove a match and everything kept for it: record, seats, log, snapshot, analysis."""
 
     @abc.abstractmethod
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
@@ -240,6 +240,14 @@ class EventStore(abc.ABC):
         and on Redis a decode, for nothing). Own appends made otherwise (several in
         flight at once) may be yielded, still once each and in order. Commits of other tokens,
         other store objects and other nodes are always yielded."""
+
+    # -- analyses (service/match/analysis.py: a finished match's chances, made once) ------------
+    @abc.abstractmethod
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        """Keep a finished match's analysis (a later one for the same match replaces it)."""
+
+    @abc.abstractmethod
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None: ...
 
     # -- snapshots (a shortcut for the fold, never the truth) ------------------------------
     @abc.abstractmethod

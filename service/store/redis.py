@@ -102,7 +102,7 @@ POOL_WAIT_S = 20
 MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
 DIVERGED = "th:diverged"  # the ids of matches marked diverged: /health counts them (SCARD)
-MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence", "refused", "refusals")
+MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence", "refused", "refusals", "analysis")
 
 
 def _key(match_id: str, part: str) -> str:
@@ -485,6 +485,16 @@ class RedisStore(EventStore):
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
         data = await self._r.get(_key(match_id, "snap"))
         return unpack_state(data) if data else None
+
+    # -- analyses ---------------------------------------------------------------------------
+    @_guard
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        await self._r.set(_key(match_id, "analysis"), msgpack.packb(analysis, use_bin_type=True))
+
+    @_guard
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        data = await self._r.get(_key(match_id, "analysis"))
+        return msgpack.unpackb(data, raw=False) if data else None
 
     async def close(self) -> None:
         if self._readers is not None:

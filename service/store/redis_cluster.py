@@ -296,6 +296,12 @@ class ClusterStore(RedisStore):
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
         return await self._retry(super().load_snapshot, match_id)
 
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        await self._retry(super().save_analysis, match_id, analysis)
+
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        return await self._retry(super().load_analysis, match_id)
+
     async def close(self) -> None:
         if self._readers is not None:
             await self._readers.close()

@@ -61,6 +61,9 @@ CREATE TABLE IF NOT EXISTS rejections (
 CREATE TABLE IF NOT EXISTS snapshots (
     match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    match TEXT PRIMARY KEY, analysis BLOB NOT NULL
+) WITHOUT ROWID;
 """
 
 # SQLite's own codes for "the file cannot be used right now" (not "this statement is wrong").
@@ -232,7 +235,7 @@ class SqliteStore(EventStore):
         def go() -> None:
             with _tx(self._db, immediate=True):
                 self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-                for table in ("seats", "log", "diverged", "snapshots", "rejections"):
+                for table in ("seats", "log", "diverged", "snapshots", "rejections", "analyses"):
                     self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
         await self._run(go)
 
@@ -403,6 +406,17 @@ class SqliteStore(EventStore):
                 tails.remove(me)
                 if not tails:
                     del self._tails[match_id]
+
+    # -- analyses ---------------------------------------------------------------------------
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        blob = msgpack.packb(analysis, use_bin_type=True)
+        await self._run(lambda: self._db.execute(
+            "INSERT OR REPLACE INTO analyses (match, analysis) VALUES (?, ?)", (match_id, blob)))
+
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        row = await self._run(lambda: self._db.execute(
+            "SELECT analysis FROM analyses WHERE match = ?", (match_id,)).fetchone())
+        return msgpack.unpackb(row[0], raw=False) if row else None
 
     # -- snapshots --------------------------------------------------------------------------
     async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:

@@ -289,6 +289,18 @@ class StoreContract:
         await store.set_listed("arch", True)
         assert "arch" in [r.id for r in await store.list_matches()]
 
+    async def test_an_analysis_is_kept_per_match_and_a_later_one_replaces_it(self, store):
+        await store.create_match(record("an1"))
+        await store.create_match(record("an2"))
+        assert await store.load_analysis("an1") is None
+        first = {"method": "playouts", "playouts": 4, "chances": [[0.5, 0.5], [0.25, 0.75]],
+                 "key_moments": [{"seq": 1, "seat": 0, "swing": 0.25, "for": 1}]}
+        await store.save_analysis("an1", first)
+        assert await store.load_analysis("an1") == first
+        assert await store.load_analysis("an2") is None
+        await store.save_analysis("an1", {**first, "playouts": 8})
+        assert (await store.load_analysis("an1"))["playouts"] == 8
+
     async def test_delete_match_removes_everything(self, store):
         await store.create_match(record("gone"))
         assert await store.claim_seat("gone", 0, "h0", "ada")
@@ -296,10 +308,12 @@ class StoreContract:
             await store.append("gone", commit(seq))
         await store.save_snapshot("gone", 2, {"x": 1})
         await store.mark_finished("gone", {"winner": 0})
+        await store.save_analysis("gone", {"chances": [[0.5, 0.5]]})
         await store.delete_match("gone")
         assert await store.get_match("gone") is None
         assert await store.read("gone") == [] and await store.last_seq("gone") == 0
         assert await store.load_snapshot("gone") is None
+        assert await store.load_analysis("gone") is None
         assert "gone" not in [r.id for r in await store.all_matches(0, 1000)]
         assert "gone" not in [r.id for r in await store.list_matches()]
 
