@@ -9,11 +9,12 @@ from service.store.base import (
     EventStore,
     LogRewound,
     MatchRecord,
+    PlayerRecord,
     SeatRecord,
     StoreUnavailable,
 )
 
-__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "SeatRecord", "StoreUnavailable",
+__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "PlayerRecord", "SeatRecord", "StoreUnavailable",
            "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"

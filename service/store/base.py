@@ -50,6 +50,9 @@ class Commit:
     move_id: str | None = None
     ts: int = 0  # ms since the epoch
     schema: int = EVENT_SCHEMA
+    # The start commit only: the player id holding each seat (None: a guest), so who played a
+    # match is part of its log, which ratings and histories are folded from.
+    players: list[str | None] | None = None
 
     def pack(self) -> bytes:
         # Not dataclasses.asdict: it deep-copies the events, on the hot path of every move.
@@ -60,8 +63,11 @@ class Commit:
         return cls(**msgpack.unpackb(data, raw=False))
 
     def public(self) -> dict[str, Any]:
-        return {"seq": self.seq, "seat": self.seat, "command": self.command, "events": self.events,
-                "move_id": self.move_id, "ts": self.ts, "schema": self.schema}
+        out = {"seq": self.seq, "seat": self.seat, "command": self.command, "events": self.events,
+               "move_id": self.move_id, "ts": self.ts, "schema": self.schema}
+        if self.players is not None:
+            out["players"] = self.players
+        return out
 
 
 @dataclass
@@ -74,6 +80,18 @@ class SeatRecord:
     # its token has joined since: a seat taken and never joined may be freed (idle_seat_seconds).
     claimed_at: int | None = None
     joined: bool = False
+    player: str | None = None  # the player id that took it (a key, an app's user, a bot); None: a guest
+
+
+@dataclass
+class PlayerRecord:
+    """A player: an id and a display name. `key_hash` is the sha256 of its player key (like a
+    seat token's, the key itself is never stored); None for an app's user or a bot, who hold no key."""
+
+    id: str
+    name: str
+    created: int
+    key_hash: str | None = None
 
 
 @dataclass
@@ -136,8 +154,9 @@ class EventStore(abc.ABC):
         """Listed matches, newest first."""
 
     @abc.abstractmethod
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Take a free seat; False if someone already holds it."""
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         player: str | None = None) -> bool:
+        """Take a free seat (for `player`, or a guest); False if someone already holds it."""
 
     @abc.abstractmethod
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
@@ -165,6 +184,35 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         """Record that the match's log went backwards (`info`: what was seen), or clear it (None)."""
+
+    # -- players -----------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def put_player(self, player: PlayerRecord) -> bool:
+        """Write a new player; False (and nothing written) if the id is taken."""
+
+    @abc.abstractmethod
+    async def get_player(self, player_id: str) -> PlayerRecord | None: ...
+
+    @abc.abstractmethod
+    async def player_for_key(self, key_hash: str) -> PlayerRecord | None:
+        """The player whose key has this sha256, or None."""
+
+    @abc.abstractmethod
+    async def add_player_match(self, player_id: str, match_id: str, created: int) -> None:
+        """Index a match under a player who took one of its seats (idempotent)."""
+
+    @abc.abstractmethod
+    async def player_matches(self, player_id: str) -> list[str]:
+        """The ids of the matches the player took a seat in, newest first."""
+
+    @abc.abstractmethod
+    async def add_finished(self, game: str, match_id: str, ts: int) -> None:
+        """Index a finished match of `game` under the time of its last commit (idempotent): the
+        order in which ratings fold finished matches."""
+
+    @abc.abstractmethod
+    async def finished_matches(self, game: str) -> list[tuple[int, str]]:
+        """Every finished match of `game` as (ts of its last commit, id), in that order."""
 
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod

@@ -157,8 +157,9 @@ class ClusterStore(RedisStore):
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
         return await self._retry(super().list_matches, limit)
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        return await self._retry(super().claim_seat, match_id, seat, token_hash, name)
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         player: str | None = None) -> bool:
+        return await self._retry(super().claim_seat, match_id, seat, token_hash, name, player)
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._retry(super().release_seat, match_id, seat, token_hash)
