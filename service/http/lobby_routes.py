@@ -13,10 +13,12 @@ from starlette.routing import Route
 
 from service.games import GAMES, get_game
 from service.http.answers import guarded, json
-from service.http.guards import json_body
+from service.http.guards import json_body, seat_token
 from service.http.readers import reader, visible_seq
 from service.http.summary import MATCH_STATES, summary
 from service.match.lobby import Lobby, LobbyError, new_spectator_key
+from service.match.players import Players
+from service.match.ratings import Ratings
 from service.ops.limits import Limits
 from service.ws.address_limits import CreationWindow
 
@@ -39,8 +41,10 @@ class LobbyRoutes:
     """The routes over the lobby that the app's lifespan opens (`lobby` returns it) and the
     operator's limits. `creation_room` is shared with the fork route, which creates a match too."""
 
-    def __init__(self, lobby: Callable[[], Lobby], limits: Limits, schemas: Mapping[str, bytes]) -> None:
+    def __init__(self, lobby: Callable[[], Lobby], limits: Limits, schemas: Mapping[str, bytes],
+                 players: Callable[[], Players], ratings: Callable[[], Ratings]) -> None:
         self.lobby, self.limits, self.schemas = lobby, limits, schemas
+        self.players, self.ratings = players, ratings
         self.creations = CreationWindow(limits.matches_per_address_per_minute)
 
     def routes(self) -> list[Route]:
@@ -125,10 +129,16 @@ class LobbyRoutes:
             # An open match shows nothing played yet, and whoever takes a seat must read it
             # first: a private match is open to anyone holding its id until its seats are taken.
             return json(summary(rec, await lobby.store.last_seq(match_id)))
-        return json(summary(rec, await visible_seq(lobby, rec, await reader(request, lobby, rec))))
+        out = summary(rec, await visible_seq(lobby, rec, await reader(request, lobby, rec)))
+        if rec.finished:
+            out["ratings"] = await self.ratings().match_changes(rec.game, rec.id)
+        return json(out)
 
     async def take_seat(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
         match = request.path_params["match"]
-        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"))
+        # A player's key (or an app's token) in Authorization takes the seat for that player.
+        credential = seat_token(request)
+        player = await self.players().authenticate(credential) if credential else None
+        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), player)
         return json({"match": match, "seat": seat, "token": token}, 201)

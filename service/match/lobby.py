@@ -26,7 +26,7 @@ from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
-from service.store import Commit, EventStore, MatchRecord, SeatRecord
+from service.store import Commit, EventStore, MatchRecord, PlayerRecord, SeatRecord
 
 log = logging.getLogger("teahouse.lobby")
 
@@ -46,6 +46,11 @@ class LobbyError(Exception):
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bot_player(strength: int) -> str:
+    """The player id of the server's bots of one strength: bots are rated like everyone."""
+    return f"bot:strength-{strength}"
 
 
 def new_spectator_key() -> str:
@@ -202,7 +207,7 @@ class Lobby:
                 if strength is not None:
                     # A bot's seat has a token nobody holds: only the server plays it.
                     await self.store.claim_seat(record.id, seat, hash_token(secrets.token_urlsafe(32)),
-                                                f"bot (strength {strength})")
+                                                f"bot (strength {strength})", bot_player(strength))
             await self._start_if_full(record.id)
             record = await self.record(record.id)
         return record
@@ -251,10 +256,18 @@ class Lobby:
         return rec, key
 
     # -- seats ----------------------------------------------------------------------------
-    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:
+    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None,
+                        player: PlayerRecord | None = None) -> tuple[int, str]:
+        """Claim a seat for a guest, or for `player` (its id is kept with the seat and written
+        into the start commit, so the log says who played)."""
         record = await self.record(match_id)
         if name is not None and (not isinstance(name, str) or len(name) > 40):
             raise LobbyError("bad_field", "name must be a string of at most 40 characters")
+        if player is not None:
+            if any(s.player == player.id for s in record.seats):
+                raise LobbyError("player_seated", f"player {player.id} already holds a seat of this match", 409)
+            if name is None:
+                name = player.name
         free = [s.seat for s in record.seats if not s.taken]
         if seat is None:
             candidates = free
@@ -265,7 +278,9 @@ class Lobby:
         token = secrets.token_urlsafe(32)
         digest = hash_token(token)
         for s in candidates:
-            if await self.store.claim_seat(match_id, s, digest, name):
+            if await self.store.claim_seat(match_id, s, digest, name, player.id if player else None):
+                if player is not None:
+                    await self.store.add_player_match(player.id, match_id, record.created)
                 try:
                     await self._start_if_full(match_id)
                 except Exception:
@@ -288,7 +303,9 @@ class Lobby:
         runtime.record.seats = record.seats  # every seat's name is known now: the commits' words use them
         if runtime.seq == 0:
             try:
-                await runtime.submit(None, {"type": "start"}, system_move_id("start"))
+                players = [s.player for s in record.seats]
+                await runtime.submit(None, {"type": "start"}, system_move_id("start"),
+                                     players=players if any(players) else None)
             except (IllegalMove, Diverged):
                 pass  # another node started it between our look and our decide (or the log is lost)
 

@@ -283,12 +283,13 @@ class MatchRuntime:
 
     # -- commands -------------------------------------------------------------------------
     async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None,
-                     at_seq: int | None = None, decided_at: int | None = None) -> int:
+                     at_seq: int | None = None, decided_at: int | None = None,
+                     players: list[str | None] | None = None) -> int:
         """Decide, append and apply one command; return its seq or raise IllegalMove/Busy.
         `at_seq`: the server's own moves (clock, bots) were chosen for that seq only.
         `decided_at`: a client's `at` (SPEC 4.5): the seq of the document it chose the move on;
         at any other seq the move is refused with Stale, unless its id was already committed
-        (a retry gets its ack whatever it says)."""
+        (a retry gets its ack whatever it says). `players`: the start commit's player per seat."""
         key = (seat, move_id) if move_id is not None else None
         arrived = time.perf_counter()
         async with self.lock:
@@ -326,7 +327,7 @@ class MatchRuntime:
                 # other): what a client adds never becomes permanent. The move id stays, for
                 # idempotent retries.
                 c = Commit(seq=self.seq + 1, seat=seat, command=normalized(self.game.commands, seat, command),
-                           events=events, move_id=move_id, ts=int(time.time() * 1000))
+                           events=events, move_id=move_id, ts=int(time.time() * 1000), players=players)
                 try:
                     started = time.perf_counter()
                     ahead = await self._append(c)

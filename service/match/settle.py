@@ -57,6 +57,18 @@ def note_repair(record: MatchRecord, seq: int) -> None:
                 extra={"match": record.id})
 
 
+async def mark_over(store: EventStore, record: MatchRecord, result: dict[str, Any], seq: int,
+                    ts: int | None = None) -> None:
+    """Write the finished mark, then index the match under the time of its last commit (`ts`,
+    read from the log if not given), the order ratings fold finished matches in. Both writes
+    are idempotent: a repair writes them again."""
+    await store.mark_finished(record.id, result)
+    if ts is None:
+        last = await store.read(record.id, seq - 1, seq)
+        ts = last[0].ts if last else record.created
+    await store.add_finished(record.game, record.id, ts)
+
+
 async def settle(store: EventStore, record: MatchRecord) -> MatchRecord:
     """`record`, marked finished (in the store too) if its log says the match is over."""
     if record.finished or record.diverged is not None or not all(s.taken for s in record.seats):
@@ -64,7 +76,7 @@ async def settle(store: EventStore, record: MatchRecord) -> MatchRecord:
     seq, state = await latest_state(store, record)
     result = finished_result(get_game(record.game), state)
     if result is not None:
-        await store.mark_finished(record.id, result)
+        await mark_over(store, record, result, seq)
         record.finished, record.result = True, result
         note_repair(record, seq)
     return record
@@ -88,31 +100,31 @@ class FinishMark:
             result = dict(status["result"] or {})
             self.record.finished, self.record.result = True, result
             note_repair(self.record, seq)
-            await self._mark(result)
+            await self._mark(result, seq)
 
     async def on_commit(self, c: Committed) -> None:
         if c.status["finished"] and not self.record.finished:
             result = dict(c.status["result"] or {})
             self.record.finished, self.record.result = True, result
-            await self._mark(result)
+            await self._mark(result, c.seq, c.commit.ts if c.commit is not None else None)
             self.fanout.send_all(self.frame(c.seq))
 
     def frame(self, seq: int) -> Frame:
         """The `finished` message (the match's result, its seed revealed)."""
         return self.projection.finished(seq, self.record.result, self.record.seed)
 
-    async def _mark(self, result: dict[str, Any]) -> None:
+    async def _mark(self, result: dict[str, Any], seq: int, ts: int | None = None) -> None:
         try:
-            await self.store.mark_finished(self.record.id, result)
+            await mark_over(self.store, self.record, result, seq, ts)
         except StoreUnavailable:
-            self.task = asyncio.create_task(self._mark_later(result), name=f"finish {self.record.id}")
+            self.task = asyncio.create_task(self._mark_later(result, seq, ts), name=f"finish {self.record.id}")
 
-    async def _mark_later(self, result: dict[str, Any]) -> None:
+    async def _mark_later(self, result: dict[str, Any], seq: int, ts: int | None) -> None:
         backoff = Backoff()
         while True:
             await asyncio.sleep(backoff.delay())
             try:
-                await self.store.mark_finished(self.record.id, result)
+                await mark_over(self.store, self.record, result, seq, ts)
                 return
             except StoreUnavailable:
                 continue

@@ -603,10 +603,38 @@ class TeahouseClient:
             body["bots"] = [{"seat": seat, "strength": strength} for seat, strength in sorted(bots.items())]
         return await self._call("POST", "/api/matches", json=body)
 
-    async def take_seat(self, match: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
+    async def take_seat(self, match: str, seat: int | None = None, name: str | None = None,
+                        player_key: str | None = None) -> dict[str, Any]:
         """Take a seat (the lowest free one when `seat` is None): {match, seat, token}. Keep the
-        token: it is the only way to play the seat and is never shown again."""
-        return await self._call("POST", f"/api/matches/{_q(match)}/seats", json={"seat": seat, "name": name})
+        token: it is the only way to play the seat and is never shown again. With `player_key`
+        (a player key, or an app's signed token) the seat is the player's: the match's log
+        records it, and it counts in the player's history and ratings (SPEC 2.7, 2.14)."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/seats", json={"seat": seat, "name": name},
+                                headers=_bearer(player_key))
+
+    async def create_player(self, name: str) -> dict[str, Any]:
+        """Become a player: {player, name, created, key}. Keep `key` (a secret shown once): send
+        it as `player_key` to take seats as this player, and to read its private matches."""
+        return await self._call("POST", "/api/players", json={"name": name})
+
+    async def me(self, player_key: str) -> dict[str, Any]:
+        """The player a key (or an app's token) stands for: {player, name, created}."""
+        return await self._call("GET", "/api/players/me", headers=_bearer(player_key))
+
+    async def player(self, player: str) -> dict[str, Any]:
+        """A player's id, display name and creation time."""
+        return await self._call("GET", f"/api/players/{_q(player)}")
+
+    async def player_matches(self, player: str, offset: int = 0, limit: int = 50,
+                             player_key: str | None = None) -> dict[str, Any]:
+        """One page of a player's matches, those waiting on the player first (SPEC 2.14):
+        {player, total, offset, matches}. With the player's own key its private matches too."""
+        return await self._call("GET", f"/api/players/{_q(player)}/matches",
+                                params={"offset": offset, "limit": limit}, headers=_bearer(player_key))
+
+    async def leaderboard(self, game: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """A game's ratings, best first (SPEC 2.15): {game, total, offset, players}."""
+        return await self._call("GET", f"/api/games/{_q(game)}/leaderboard", params={"offset": offset, "limit": limit})
 
     async def match(self, match: str) -> dict[str, Any]:
         """One match's summary (SPEC 2.1)."""
@@ -658,6 +686,11 @@ class TeahouseClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _bearer(secret: str | None) -> dict[str, str]:
+    # Secrets travel in a header, never in a URL (logs and histories keep URLs).
+    return {"Authorization": f"Bearer {secret}"} if secret else {}
 
 
 def _q(part: str) -> str:
