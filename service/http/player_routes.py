@@ -42,8 +42,8 @@ class PlayerRoutes:
         return [
             Route("/api/players", guarded(self.create), methods=["POST"]),
             Route("/api/players/me", guarded(self.me), methods=["GET"]),
-            Route("/api/players/{player:path}/matches", guarded(self.matches), methods=["GET"]),
-            Route("/api/players/{player:path}", guarded(self.get), methods=["GET"]),
+            Route("/api/players/{player}/matches", guarded(self.matches), methods=["GET"]),
+            Route("/api/players/{player}", guarded(self.get), methods=["GET"]),
             Route("/api/games/{game}/leaderboard", guarded(self.leaderboard), methods=["GET"]),
         ]
 

@@ -72,6 +72,6 @@ class Apps:
         if claims["exp"] - time.time() > MAX_LIFETIME_S:
             raise AppError(f"the token lives too long: exp may be at most {MAX_LIFETIME_S} s ahead")
         sub, name = claims["sub"], claims.get("name")
-        if not isinstance(sub, str) or not 0 < len(sub) <= 64:
-            raise AppError("sub must be a string of 1 to 64 characters")
+        if not isinstance(sub, str) or not 0 < len(sub) <= 64 or "/" in sub:
+            raise AppError("sub must be a string of 1 to 64 characters, without '/' (it is part of a URL path)")
         return app.id, sub, name if isinstance(name, str) and 0 < len(name) <= 40 else None

@@ -54,6 +54,9 @@ SETUP = {
 }
 # The examples whose call carries a seat's token (security scheme seatToken), by seat.
 SEAT_TOKEN = {"replay_own_seat": 1}
+PLAYER = "pL4yEr9Ex4mp"  # the player id of SPEC 2.14's examples: replaced by a player of this server
+# The examples whose call carries that player's key (security scheme playerKey).
+PLAYER_KEY = {"me"}
 
 
 def document() -> dict[str, Any]:
@@ -264,6 +267,12 @@ class Matches:
         assert r.status_code == 201, r.text
         return r.json()["match"]
 
+    def player(self) -> dict[str, Any]:
+        """A new player of the server, with its key."""
+        r = self.http.post("/api/players", json={"name": "Ada"})
+        assert r.status_code == 201, r.text
+        return r.json()
+
     def take(self, match: str, seat: int) -> None:
         r = self.http.post(f"/api/matches/{match}/seats", json={"seat": seat, "name": f"p{seat}"})
         assert r.status_code == 201, r.text
@@ -322,6 +331,12 @@ def request_of(call: Call, matches: Matches) -> httpx.Request:
             assert body is not None
             body[1]["seq"] = match["seq"]
     headers: dict[str, str] = {}
+    if params.get("player") == PLAYER or call.name in PLAYER_KEY:
+        player = matches.player()
+        if params.get("player") == PLAYER:
+            params["player"] = player["player"]
+        if call.name in PLAYER_KEY:
+            headers["Authorization"] = f"Bearer {player['key']}"
     if call.name in SEAT_TOKEN:
         assert call.seat_token, f"{call.id}: its operation does not take a seat token"
         headers["Authorization"] = f"Bearer {matches.tokens[params['match']][SEAT_TOKEN[call.name]]}"
