@@ -723,6 +723,11 @@ export class Connection {
 // -- the HTTP lobby ----------------------------------------------------------------------------
 
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
+// A secret travels in a header, never in a URL (URLs end up in logs and histories).
+function bearer(secret) {
+  return secret ? { Authorization: `Bearer ${secret}` } : {};
+}
+
 export class TeahouseClient {
   /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
   constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl, encoding = "json", version = PROTOCOL_VERSION } = {}) {
@@ -781,9 +786,40 @@ export class TeahouseClient {
   }
 
   /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the
-   * token: it is the only way to play the seat and is never shown again. */
-  takeSeat(match, { seat = null, name = null } = {}) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, { seat, name });
+   * token: it is the only way to play the seat and is never shown again. With `playerKey` (a
+   * player key, or an app's signed token) the seat is that player's: the log records it, and it
+   * counts in the player's history and ratings (SPEC 2.7, 2.14). */
+  takeSeat(match, { seat = null, name = null, playerKey = null } = {}) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, { seat, name }, bearer(playerKey));
+  }
+
+  /** Become a player: {player, name, created, key}. Keep `key` (a secret shown once): pass it as
+   * `playerKey` to take seats as this player and to read its private matches (SPEC 2.14). */
+  createPlayer(name) {
+    return this._call("POST", "/api/players", { name });
+  }
+
+  /** The player a key (or an app's token) stands for: {player, name, created}. */
+  me(playerKey) {
+    return this._call("GET", "/api/players/me", undefined, bearer(playerKey));
+  }
+
+  /** A player's id, display name and creation time. */
+  player(player) {
+    return this._call("GET", `/api/players/${encodeURIComponent(player)}`);
+  }
+
+  /** One page of a player's matches, those waiting on the player first (SPEC 2.14):
+   * {player, total, offset, matches}. With the player's own key, its private matches too. */
+  playerMatches(player, { offset = 0, limit = 50, playerKey = null } = {}) {
+    const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+    return this._call("GET", `/api/players/${encodeURIComponent(player)}/matches?${q}`, undefined, bearer(playerKey));
+  }
+
+  /** A game's ratings, best first (SPEC 2.15): {game, total, offset, players}. */
+  leaderboard(game, { offset = 0, limit = 50 } = {}) {
+    const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+    return this._call("GET", `/api/games/${encodeURIComponent(game)}/leaderboard?${q}`);
   }
 
   match(match) {
