@@ -12,7 +12,7 @@ from typing import Any
 
 from service.games import get_game
 from service.match.lobby import Lobby, LobbyError
-from service.match.ratings import Ratings, ranks_of
+from service.match.ratings import GameFold, Ratings, changes_of, ranks_of
 from service.match.settle import latest_state
 from service.store import MatchRecord
 
@@ -28,7 +28,8 @@ async def _position(lobby: Lobby, rec: MatchRecord) -> tuple[list[int], int]:
     return list(get_game(rec.game).status(state).get("to_act") or []), last[0].ts if last else rec.created
 
 
-async def row(lobby: Lobby, ratings: Ratings, rec: MatchRecord, player: str) -> dict[str, Any] | None:
+async def row(lobby: Lobby, folds: dict[str, GameFold], ratings: Ratings, rec: MatchRecord,
+              player: str) -> dict[str, Any] | None:
     seat = next((s.seat for s in rec.seats if s.player == player), None)
     if seat is None:
         return None  # the seat was freed (never joined) since the player took it
@@ -48,7 +49,9 @@ async def row(lobby: Lobby, ratings: Ratings, rec: MatchRecord, player: str) -> 
         result = rec.result or {}
         out["result"] = result
         out["rank"] = ranks_of(result, rec.players)[seat]
-        changes = await ratings.match_changes(rec.game, rec.id)
+        if rec.game not in folds:  # once per game and request: the fold reads the game's index
+            folds[rec.game] = await ratings.fold(rec.game)
+        changes = changes_of(folds[rec.game], rec.id)
         out["rating"] = next((c for c in changes or [] if c["player"] == player), None)
     return out
 
@@ -68,6 +71,7 @@ async def player_matches(lobby: Lobby, ratings: Ratings, player: str, own: bool,
     """One page of the player's matches. `own`: the caller proved it is this player, who sees
     its private matches too (others see only matches whose spectators are public)."""
     rows: list[dict[str, Any]] = []
+    folds: dict[str, GameFold] = {}
     for match_id in await lobby.store.player_matches(player):
         try:
             rec = await lobby.settled(match_id)
@@ -75,7 +79,7 @@ async def player_matches(lobby: Lobby, ratings: Ratings, player: str, own: bool,
             continue  # deleted since
         if rec.spectators != "public" and not own:
             continue
-        r = await row(lobby, ratings, rec, player)
+        r = await row(lobby, folds, ratings, rec, player)
         if r is not None:
             rows.append(r)
     rows.sort(key=_order)

@@ -14,6 +14,7 @@ against every other from the final ranking: 1 ahead, 0.5 tied, 0 behind.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,8 +97,14 @@ class Ratings:
         self.store = store
         self._folds: dict[str, GameFold] = {}
         self._inputs: dict[str, Rated | None] = {}  # a finished match never changes
+        # One fold at a time: two requests folding the same new match at once would apply it twice.
+        self._lock = asyncio.Lock()
 
     async def fold(self, game: str) -> GameFold:
+        async with self._lock:
+            return await self._fold(game)
+
+    async def _fold(self, game: str) -> GameFold:
         index = await self.store.finished_matches(game)
         fold = self._folds.get(game)
         if fold is None or index[:len(fold.folded)] != fold.folded:
@@ -116,10 +123,14 @@ class Ratings:
     async def match_changes(self, game: str, match_id: str) -> list[dict[str, Any]] | None:
         """Per seat, the player's rating before and after this match; None if it is unrated
         (or not folded yet)."""
-        changes = (await self.fold(game)).changes.get(match_id)
-        if changes is None:
-            return None
-        return [change_row(p, b, a) for p, b, a in changes]
+        return changes_of(await self.fold(game), match_id)
+
+
+def changes_of(fold: GameFold, match_id: str) -> list[dict[str, Any]] | None:
+    changes = fold.changes.get(match_id)
+    if changes is None:
+        return None
+    return [change_row(p, b, a) for p, b, a in changes]
 
 
 def rating_row(standing: Standing) -> dict[str, Any]:

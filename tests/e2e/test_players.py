@@ -121,3 +121,26 @@ async def test_the_history_puts_the_match_waiting_on_the_player_first(server):
         assert [r["match"] for r in page["matches"]] == [other["match"]] and page["total"] == 2
         r = httpx.get(f"{server.url}/api/players/{carol['player']}/matches", params={"limit": 0})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_field"
+
+
+async def test_players_and_ratings_are_the_same_on_two_nodes_of_one_redis(redis_url, tmp_path):
+    """A player made on one node plays on the other; both nodes fold the same ratings."""
+    from tests.support.server import ServerProcess
+
+    nodes = [ServerProcess(redis_url, tmp_path / f"{name}.log").start() for name in "ab"]
+    try:
+        async with TeahouseClient(nodes[0].url) as ca, TeahouseClient(nodes[1].url) as cb:
+            dora = await ca.create_player("Dora")
+            assert await cb.me(dora["key"]) == await ca.me(dora["key"])
+            played = [await _play_against_bot(cb, dora["key"]), await _play_against_bot(ca, dora["key"], 1)]
+            assert (await ca.leaderboard("pixies")) == (await cb.leaderboard("pixies"))
+            for match in played:
+                assert (await ca.match(match))["ratings"] == (await cb.match(match))["ratings"] is not None
+            history = await cb.player_matches(dora["player"])
+            assert {r["match"] for r in history["matches"]} == set(played)
+            # the second match's "before" is the first's "after": one fold, in finish order
+            first, second = [(await ca.match(m))["ratings"][0] for m in played]
+            assert second["before"] == first["after"]
+    finally:
+        for node in nodes:
+            node.stop()

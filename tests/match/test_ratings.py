@@ -77,3 +77,13 @@ async def test_the_fold_is_the_same_incremental_or_from_scratch_and_follows_the_
     again = await ratings.fold("pixies")  # folding again changes nothing
     assert again.standings == scratch.standings
     assert (await Ratings(store).fold("khan")).standings == {}
+
+
+async def test_folds_asked_at_once_apply_each_match_once(store):
+    import asyncio
+
+    ratings = Ratings(store)
+    await ratings.fold("pixies")
+    await finished(store, "m1", ["a", "b"], [1, 2], ts=10)
+    await asyncio.gather(*(ratings.fold("pixies") for _ in range(5)))
+    assert (await ratings.fold("pixies")).standings["a"].games == 1
