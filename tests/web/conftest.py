@@ -109,14 +109,18 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def create_in_lobby(page, base: str, game: str, players: int, options: str, name: str) -> str:
-    """Create a match from the lobby form and sit down in seat 0; returns the match id."""
+def create_in_lobby(page, base: str, game: str, players: int, options: str, name: str,
+                    bots: dict[int, int] | None = None) -> str:
+    """Create a match from the lobby form (`bots`: seat -> the strength of a server bot) and sit
+    down in seat 0; returns the match id."""
     page.goto(base + "/web/")
     page.wait_for_selector("#create-match")
     page.fill("#my-name", name)
     page.select_option("#new-game", game)
     page.fill("#new-players", str(players))
     page.fill("#new-options", options)
+    for seat, strength in (bots or {}).items():
+        page.select_option(f"#new-bot-{seat}", str(strength))
     page.click("#create-match")
     page.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
     return re.search(r"#/match/([\w-]+)", page.url).group(1)

@@ -9,9 +9,8 @@ Notifications are the browser's own (permission granted to the page's origin); t
 from __future__ import annotations
 
 import random
-import re
 
-from tests.web.conftest import make_one_move, wait_seq
+from tests.web.conftest import create_in_lobby, make_one_move, wait_seq
 
 RECORD_NOTIFICATIONS = """
 (() => {
@@ -62,15 +61,7 @@ def test_my_matches_notifies_a_turn_and_a_rated_match_shows_its_rating_change(pa
     assert page.inner_text("#nav-my-matches") == "My matches (1)"
 
     # A rated match against a random bot, created and played in the lobby by pointing.
-    page.goto(pages.base + "/web/")
-    page.wait_for_selector("#create-match")
-    page.select_option("#new-game", "pixies")
-    page.fill("#new-players", "2")
-    page.fill("#new-options", '{"first_player": 0}')
-    page.select_option("#new-bot-1", "0")
-    page.click("#create-match")
-    page.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
-    match = re.search(r"#/match/([\w-]+)", page.url).group(1)
+    match = create_in_lobby(page, pages.base, "pixies", 2, '{"first_player": 0}', "Ada", bots={1: 0})
     rng = random.Random(11)
     for _ in range(400):
         summary = api.get(f"/api/matches/{match}").json()
