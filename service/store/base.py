@@ -63,8 +63,8 @@ class Commit:
         return cls(**msgpack.unpackb(data, raw=False))
 
     def public(self) -> dict[str, Any]:
-        out = {"seq": self.seq, "seat": self.seat, "command": self.command, "events": self.events,
-               "move_id": self.move_id, "ts": self.ts, "schema": self.schema}
+        out: dict[str, Any] = {"seq": self.seq, "seat": self.seat, "command": self.command,
+                               "events": self.events, "move_id": self.move_id, "ts": self.ts, "schema": self.schema}
         if self.players is not None:
             out["players"] = self.players
         return out
