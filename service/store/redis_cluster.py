@@ -35,7 +35,7 @@ import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from service.store.base import Commit, MatchRecord, StoreUnavailable
+from service.store.base import Commit, MatchRecord, PlayerRecord, StoreUnavailable
 from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, queue_match, raise_conflict
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
@@ -181,6 +181,28 @@ class ClusterStore(RedisStore):
 
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         await self._retry(super().mark_diverged, match_id, info)
+
+    # -- players: single-key writes with NX, so a retry after a lost answer changes nothing ---
+    async def put_player(self, player: PlayerRecord) -> bool:
+        return await self._retry(super().put_player, player)
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return await self._retry(super().get_player, player_id)
+
+    async def player_for_key(self, key_hash: str) -> PlayerRecord | None:
+        return await self._retry(super().player_for_key, key_hash)
+
+    async def add_player_match(self, player_id: str, match_id: str, created: int) -> None:
+        await self._retry(super().add_player_match, player_id, match_id, created)
+
+    async def player_matches(self, player_id: str) -> list[str]:
+        return await self._retry(super().player_matches, player_id)
+
+    async def add_finished(self, game: str, match_id: str, ts: int) -> None:
+        await self._retry(super().add_finished, game, match_id, ts)
+
+    async def finished_matches(self, game: str) -> list[tuple[int, str]]:
+        return await self._retry(super().finished_matches, game)
 
     # -- the log -----------------------------------------------------------------------------
     async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes) -> None:
