@@ -13,6 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from service.bots import STRENGTHS
 from service.match.apps import AppError, Apps
 from service.match.lobby import LobbyError, bot_player, hash_token
 from service.store import EventStore, PlayerRecord
@@ -53,9 +54,9 @@ class Players:
     async def get(self, player_id: str) -> PlayerRecord:
         player = await self.store.get_player(player_id)
         if player is None:
-            if player_id.startswith("bot:"):
-                return PlayerRecord(id=player_id, name=player_id.replace("bot:strength-", "bot (strength ") + ")",
-                                    created=0)
+            bot = next((n for n in STRENGTHS if bot_player(n) == player_id), None)
+            if bot is not None:  # the server's bots are players without a record
+                return PlayerRecord(id=player_id, name=f"bot (strength {bot})", created=0)
             raise LobbyError("unknown_player", f"no player has the id {player_id[:80]!r}", 404)
         return player
 

@@ -144,3 +144,11 @@ async def test_players_and_ratings_are_the_same_on_two_nodes_of_one_redis(redis_
     finally:
         for node in nodes:
             node.stop()
+
+
+async def test_the_bots_are_players_of_each_strength_only(server):
+    async with TeahouseClient(server.url) as client:
+        assert await client.player("bot:strength-3") == {"player": "bot:strength-3", "name": "bot (strength 3)", "created": 0}
+        with pytest.raises(ServerError) as err:
+            await client.player("bot:strength-9")
+        assert err.value.code == "unknown_player"
