@@ -69,8 +69,8 @@ export function renderRatings(ratings, names, seat) {
 function identityPanel(client, ctx, redraw) {
   const me = identity.get();
   if (!me) {
-    const name = h("input", { id: "player-name", maxlength: 40, placeholder: "Your name", value: ctx.name() });
-    const code = h("input", { id: "player-code", placeholder: "a code from another device", class: "mono", style: "width: 22rem" });
+    const name = h("input", { id: "player-name", maxlength: 40, placeholder: "Your name", "aria-label": "your name as a player", value: ctx.name() });
+    const code = h("input", { id: "player-code", placeholder: "a code from another device", "aria-label": "a code from another device", class: "mono", style: "width: 22rem" });
     return h("section.panel", { id: "identity" },
       h("h2", {}, "Play as a player"),
       h("p.muted", {}, "A player keeps its matches and ratings. No sign-up: pick a name."),
