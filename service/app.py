@@ -72,8 +72,9 @@ class Node:
         install_log_redaction()
         s = self.given if self.given is not None else open_store(self.store_url or "sqlite:teahouse-data",
                                                                 lim.wait_replicas, lim.wait_timeout_ms)
-        lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds)
         self._players, self._ratings = Players(s, self.apps), Ratings(s)
+        lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds,
+                                    ratings=self._ratings)
         lobby.start()
         logs.set_node(lobby.node)
         watch_gauges(lobby)

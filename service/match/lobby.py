@@ -23,6 +23,7 @@ from service.games.redealt import REDEAL
 from service.match import replay
 from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
+from service.match.ratings import Ratings
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
@@ -101,8 +102,9 @@ def open_hand(record: MatchRecord) -> bool:
 
 class Lobby:
     def __init__(self, store: EventStore, idle_seconds: float = 120.0, max_live: int = 0,
-                 idle_seat_seconds: float = 0) -> None:
+                 idle_seat_seconds: float = 0, ratings: Ratings | None = None) -> None:
         self.store = store
+        self.ratings = ratings  # the node's ratings fold: a rated match's `finished` tells its changes
         self.idle_seconds = idle_seconds
         self.max_live = max_live  # Limits.live_matches_per_node (0: no limit)
         self.idle_seat_seconds = idle_seat_seconds  # Limits.idle_seat_seconds (0: seats never expire)
@@ -399,7 +401,8 @@ class Lobby:
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:
-            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add)
+            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add,
+                              ratings=self.ratings)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)

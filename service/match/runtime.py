@@ -47,6 +47,7 @@ from service.match.legal import LegalPages
 from service.match.narration import commit_sentences, names_of
 from service.match.presence import MatchPresence
 from service.match.projection import Audience, Frame, Prepared, Projection
+from service.match.ratings import Ratings
 from service.match.seat_bots import SeatBots
 from service.match.settle import FinishMark, usable_snapshot
 from service.ops import logs, metrics
@@ -127,9 +128,10 @@ class _Ahead:
 
 class MatchRuntime:
     def __init__(self, store: EventStore, record: MatchRecord, node: str = "local",
-                 on_diverge: Callable[[str], None] | None = None) -> None:
+                 on_diverge: Callable[[str], None] | None = None, ratings: Ratings | None = None) -> None:
         """`on_diverge(match id)`: called once when this runtime finds its log went backwards
-        (the lobby counts such matches for /health and the metrics)."""
+        (the lobby counts such matches for /health and the metrics). `ratings`: the node's
+        ratings fold, whose changes a rated match's `finished` carries."""
         self.store = store
         self.node = node
         self.record = record
@@ -153,7 +155,7 @@ class MatchRuntime:
         # The subscribers (see the module's docstring).
         self.fanout = Fanout()
         self.legal = LegalPages(record.id, self.game, lambda: self.names)
-        self.finish = FinishMark(store, record, self.fanout, self.projection)
+        self.finish = FinishMark(store, record, self.fanout, self.projection, ratings)
         self.bots = SeatBots(self.game, record, self.submit)
         self.clock = TurnClock(self.game, record, self.fanout, self.submit, self.bots.play_for)
         self.presence = MatchPresence(record.id, node, record.players, self.fanout, self.projection)

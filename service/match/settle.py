@@ -18,6 +18,7 @@ from service.games import Game, fold, get_game
 from service.match.committed import Committed
 from service.match.fanout import Fanout
 from service.match.projection import Frame, Projection
+from service.match.ratings import Ratings
 from service.ops import metrics
 from service.store import EventStore, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
@@ -90,9 +91,12 @@ class FinishMark:
     fail that move: the mark is retried in the background until it lands (and any load repairs
     it from the log too)."""
 
-    def __init__(self, store: EventStore, record: MatchRecord, fanout: Fanout, projection: Projection) -> None:
+    def __init__(self, store: EventStore, record: MatchRecord, fanout: Fanout, projection: Projection,
+                 ratings: Ratings | None = None) -> None:
         self.store, self.record, self.fanout, self.projection = store, record, fanout, projection
         self.task: asyncio.Task | None = None  # marking finished, retried while the store is away
+        self.ratings = ratings
+        self.changes: list[dict[str, Any]] | None = None  # the rating changes `finished` tells
 
     async def loaded(self, seq: int, status: dict[str, Any]) -> None:
         """The position a load folded: the log is the truth, mark the record if it is over."""
@@ -101,17 +105,30 @@ class FinishMark:
             self.record.finished, self.record.result = True, result
             note_repair(self.record, seq)
             await self._mark(result, seq)
+        if status["finished"]:
+            await self._rate()
 
     async def on_commit(self, c: Committed) -> None:
         if c.status["finished"] and not self.record.finished:
             result = dict(c.status["result"] or {})
             self.record.finished, self.record.result = True, result
             await self._mark(result, c.seq, c.commit.ts if c.commit is not None else None)
+            await self._rate()
             self.fanout.send_all(self.frame(c.seq))
 
     def frame(self, seq: int) -> Frame:
-        """The `finished` message (the match's result, its seed revealed)."""
-        return self.projection.finished(seq, self.record.result, self.record.seed)
+        """The `finished` message (the match's result, its seed revealed, a rated match's changes)."""
+        return self.projection.finished(seq, self.record.result, self.record.seed, self.changes)
+
+    async def _rate(self) -> None:
+        """The rating changes of this match, from the ratings fold (which now holds it, unless
+        the store was away: then `finished` goes without them; the summary has them later)."""
+        if self.ratings is None or self.task is not None:
+            return
+        try:
+            self.changes = await self.ratings.match_changes(self.record.game, self.record.id)
+        except StoreUnavailable:
+            self.changes = None
 
     async def _mark(self, result: dict[str, Any], seq: int, ts: int | None = None) -> None:
         try:

@@ -21,9 +21,9 @@ async def _play_against_bot(client: TeahouseClient, key: str | None, strength: i
     conn = await client.connect().open()
     view = await conn.join(match["match"], seat["token"])
     await play_seat(conn, view, random.Random(3))
-    await view.wait_for(lambda g: g.over, timeout=60)
+    await view.wait_for(lambda g: g.finished is not None, timeout=60)
     await conn.close()
-    return match["match"]
+    return match["match"], view.finished  # the match id and the `finished` message its seat got
 
 
 async def test_a_player_key_is_a_secret_shown_once_and_stored_as_a_hash(server, store_url, tmp_path):
@@ -51,7 +51,7 @@ async def test_a_player_key_is_a_secret_shown_once_and_stored_as_a_hash(server, 
 async def test_a_rated_match_is_logged_with_its_players_and_moves_both_ratings(server):
     async with TeahouseClient(server.url) as client:
         alice = await client.create_player("Alice")
-        match = await _play_against_bot(client, alice["key"])
+        match, finished = await _play_against_bot(client, alice["key"])
         log = await client.log(match)
         start = log["commits"][0]
         assert start["move_id"] == "sys:start"
@@ -64,6 +64,7 @@ async def test_a_rated_match_is_logged_with_its_players_and_moves_both_ratings(s
         want_bot = update(Rating(), [Game(Rating(), 1 - score)])
 
         summary = await client.match(match)
+        assert finished["ratings"] == summary["ratings"]  # told in `finished` too
         by_player = {r["player"]: r for r in summary["ratings"]}
         assert by_player[alice["player"]]["before"] == 1500
         assert by_player[alice["player"]]["after"] == pytest.approx(want_alice.rating, abs=0.05)
@@ -86,10 +87,11 @@ async def test_a_rated_match_is_logged_with_its_players_and_moves_both_ratings(s
 
 async def test_guests_play_unrated_and_a_player_takes_one_seat_per_match(server):
     async with TeahouseClient(server.url) as client:
-        match = await _play_against_bot(client, None, name="guest")
+        match, finished = await _play_against_bot(client, None, name="guest")
         log = await client.log(match)
         assert log["commits"][0]["players"] == [None, "bot:strength-0"]
         assert (await client.match(match))["ratings"] is None
+        assert "ratings" not in finished
         bob = await client.create_player("Bob")
         open_match = await client.create_match("pixies", 3)
         await client.take_seat(open_match["match"], 0, player_key=bob["key"])
@@ -132,7 +134,7 @@ async def test_players_and_ratings_are_the_same_on_two_nodes_of_one_redis(redis_
         async with TeahouseClient(nodes[0].url) as ca, TeahouseClient(nodes[1].url) as cb:
             dora = await ca.create_player("Dora")
             assert await cb.me(dora["key"]) == await ca.me(dora["key"])
-            played = [await _play_against_bot(cb, dora["key"]), await _play_against_bot(ca, dora["key"], 1)]
+            played = [(await _play_against_bot(cb, dora["key"]))[0], (await _play_against_bot(ca, dora["key"], 1))[0]]
             assert (await ca.leaderboard("pixies")) == (await cb.leaderboard("pixies"))
             for match in played:
                 assert (await ca.match(match))["ratings"] == (await cb.match(match))["ratings"] is not None

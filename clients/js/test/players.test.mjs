@@ -35,6 +35,9 @@ test("a JS player plays a rated match against a bot and finds it in its history 
   }
   await conn.close();
 
+  await game.waitFor((g) => g.finished !== null, 10000);
+  const summary = await client.match(m.match);
+  assert.deepEqual(game.finished.ratings, summary.ratings); // a rated match's finished tells the changes
   const log = await client.log(m.match);
   assert.deepEqual(log.commits[0].players, [made.player, "bot:strength-0"]);
   const history = await client.playerMatches(made.player, { limit: 10 });
