@@ -753,7 +753,8 @@ async function matchScreen(matchId, params) {
     if (ratingsAsked) return;
     ratingsAsked = true;
     try {
-      ratings = (await client.match(matchId)).ratings ?? null;
+      // a rated match's `finished` carries them; a page that joined an older finish reads the summary
+      ratings = game?.finished?.ratings ?? (await client.match(matchId)).ratings ?? null;
       render();
     } catch {
       ratingsAsked = false; // asked again at the next render
