@@ -33,6 +33,7 @@ from service.match.players import Players
 from service.match.ratings import Ratings
 from service.ops import logs, pauses
 from service.ops.access import AccessLog
+from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
 from service.store import EventStore, open_store
 from service.ws.address_limits import ConnectionCounts
@@ -52,6 +53,7 @@ class Node:
         self._players: Players | None = None
         self._ratings: Ratings | None = None
         self.apps = Apps.load(limits.apps or None)  # a bad file stops the server at once
+        self._durability: DurabilityCheck | None = None
 
     def lobby(self) -> Lobby:
         """The lobby, from the lifespan's start to its end: the routes only run in between."""
@@ -65,6 +67,9 @@ class Node:
     def ratings(self) -> Ratings:
         assert self._ratings is not None, "the app's lifespan has not started"
         return self._ratings
+    def durability(self) -> DurabilityCheck:
+        assert self._durability is not None, "the app's lifespan has not started"
+        return self._durability
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -77,6 +82,8 @@ class Node:
                                     ratings=self._ratings)
         lobby.start()
         logs.set_node(lobby.node)
+        durability = self._durability = DurabilityCheck(s)
+        await durability.start(lim.ready_deadline_s)
         watch_gauges(lobby)
         pauses.settle_gc()
         watch = pauses.PauseWatch()
@@ -90,6 +97,7 @@ class Node:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
         await watch.close()
+        await durability.close()
         await lobby.close()
         bot_pool.shutdown()
         if self.given is None:
@@ -102,7 +110,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     connections = ConnectionCounts(lim.connections_per_address)
     node = Node(store, store_url, lim, connections)
     lobby = node.lobby
-    health = HealthRoutes(lobby, lim)
+    health = HealthRoutes(lobby, lim, node.durability)
     matches = LobbyRoutes(lobby, lim, static.view_schemas(), node.players, node.ratings)
 
     routes = [

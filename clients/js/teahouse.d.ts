@@ -82,6 +82,7 @@ export const SUBPROTOCOL: { [encoding in Encoding]: string };
 export const CLIENT_NAME: string;
 /** Error codes after which the same request may be sent again (busy, store_unavailable). */
 export const RETRYABLE: Set<string>;
+export const SEAT_RETRIES: number;
 
 /** The server answered with an error (`code` is stable, `serverMessage` is for people). */
 export class ServerError extends Error {
@@ -333,8 +334,8 @@ export class TeahouseClient {
   connect(options?: ConnectionOptions): Connection;
   games(): Promise<GameInfo[]>;
   createMatch(game: string, players: number, options?: CreateMatchOptions): Promise<MatchSummary>;
-  /** `playerKey`: a player key or an app's signed token; the seat is then that player's. */
-  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; playerKey?: string | null }): Promise<SeatGrant>;
+  /** `token`: a seat token you choose; `playerKey`: a player key or an app's signed token, the seat is then that player's. */
+  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; token?: string | null; playerKey?: string | null }): Promise<SeatGrant>;
   /** Become a player; keep `key`, shown once. */
   createPlayer(name: string): Promise<PlayerCreated>;
   me(playerKey: string): Promise<Player>;

@@ -10,12 +10,13 @@ from service.store.base import (
     LogRewound,
     MatchRecord,
     PlayerRecord,
+    Rejected,
     SeatRecord,
     StoreUnavailable,
 )
 
-__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "PlayerRecord", "SeatRecord", "StoreUnavailable",
-           "open_store"]
+__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "PlayerRecord", "Rejected", "SeatRecord",
+           "StoreUnavailable", "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"
 

@@ -48,8 +48,8 @@ def test_my_matches_notifies_a_turn_and_a_rated_match_shows_its_rating_change(pa
     # On another device (the API with her key) Ada takes seat 0 of a match where seat 0 moves
     # first: the open page learns that it waits on her.
     waiting = api.post("/api/matches", json={"game": "pixies", "players": 2, "options": {"first_player": 0}}).json()
-    headers = {"Authorization": f"Bearer {me['key']}"}
-    assert api.post(f"/api/matches/{waiting['match']}/seats", json={"seat": 0}, headers=headers).status_code == 201
+    took = api.post(f"/api/matches/{waiting['match']}/seats", json={"seat": 0, "player_key": me["key"]})
+    assert took.status_code == 201
     assert api.post(f"/api/matches/{waiting['match']}/seats", json={"seat": 1, "name": "Bo"}).status_code == 201
     page.wait_for_function("() => (window.__shown || []).length > 0", timeout=25_000)
     shown = page.evaluate("() => window.__shown")
