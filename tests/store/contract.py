@@ -428,7 +428,7 @@ class StoreContract:
 
     async def test_a_seat_claim_keeps_its_player(self, store):
         await store.create_match(record("pm"))
-        assert await store.claim_seat("pm", 1, "t1", "Alice", "alice1")
+        assert await store.claim_seat("pm", 1, "t1", "Alice", player="alice1")
         assert await store.claim_seat("pm", 0, "t0", "guest")
         seats = (await store.get_match("pm")).seats
         assert [s.player for s in seats] == [None, "alice1", None]
