@@ -31,7 +31,7 @@ from service.match.apps import Apps
 from service.match.lobby import Lobby
 from service.match.players import Players
 from service.match.ratings import Ratings
-from service.ops import logs, pauses
+from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
@@ -88,6 +88,7 @@ class Node:
         pauses.settle_gc()
         watch = pauses.PauseWatch()
         watch.start()
+        publishing = asyncio.create_task(metrics.publish_forever(), name="metrics") if metrics.SHARED_DIR else None
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, lobby.forget),
             name="retention") if lim.retention_days else None
@@ -96,6 +97,10 @@ class Node:
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
+        if publishing is not None:
+            publishing.cancel()
+            await asyncio.gather(publishing, return_exceptions=True)
+            metrics.retire()
         await watch.close()
         await durability.close()
         await lobby.close()
