@@ -141,8 +141,11 @@ def legal_moves(match: str, seq: int, moves: list[dict[str, Any]], labels: list[
             "page": page, "pages": pages, "total": len(moves) if total is None else total}
 
 
-def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str) -> Message:
-    return {"type": "finished", "match": match, "seq": seq, "result": result, "seed": seed}
+def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str,
+             ratings: list[dict[str, Any]] | None = None) -> Message:
+    """`ratings`: a rated match's rating change per seat (SPEC 2.16); absent when unrated."""
+    extras = {"ratings": ratings} if ratings is not None else {}
+    return {"type": "finished", "match": match, "seq": seq, "result": result, "seed": seed, **extras}
 
 
 def clock(match: str, seq: int, deadline: int | None) -> Message:

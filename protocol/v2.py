@@ -332,8 +332,13 @@ def compact_ack(ref: int, seq: int, move_id: str) -> list[Any]:
     return [4 * ref + ACK, seq, move_id]
 
 
-def compact_finished(ref: int, seq: int, result: dict[str, Any] | None, seed: str) -> list[Any]:
-    return [4 * ref + FINISHED, seq, result, seed]
+def compact_finished(ref: int, seq: int, result: dict[str, Any] | None, seed: str,
+                     ratings: list[dict[str, Any]] | None = None) -> list[Any]:
+    """A rated match's `ratings` follow as the extras map (the v1 fields the array has no place for)."""
+    out = [4 * ref + FINISHED, seq, result, seed]
+    if ratings is not None:
+        out.append({"ratings": ratings})
+    return out
 
 
 def compact_presence(ref: int, seats: list[bool], spectators: int) -> list[Any]:

@@ -23,11 +23,15 @@ from service.http.guards import install_log_redaction
 from service.http.health import HealthRoutes, watch_gauges
 from service.http.lobby_routes import LobbyRoutes
 from service.http.origins import OriginGuard
+from service.http.player_routes import PlayerRoutes
 from service.http.replay_routes import ReplayRoutes
 from service.http.summary import summary
 from service.match import retention
 from service.match.analysis import Analyst
+from service.match.apps import Apps
 from service.match.lobby import Lobby
+from service.match.players import Players
+from service.match.ratings import Ratings
 from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.durability import DurabilityCheck
@@ -48,6 +52,9 @@ class Node:
         self.given, self.store_url, self.limits = store, store_url, limits
         self.connections = connections
         self._lobby: Lobby | None = None
+        self._players: Players | None = None
+        self._ratings: Ratings | None = None
+        self.apps = Apps.load(limits.apps or None)  # a bad file stops the server at once
         self._durability: DurabilityCheck | None = None
         self._analyst: Analyst | None = None
 
@@ -60,6 +67,13 @@ class Node:
         assert self._lobby is not None, "the app's lifespan has not started"
         return self._lobby
 
+    def players(self) -> Players:
+        assert self._players is not None, "the app's lifespan has not started"
+        return self._players
+
+    def ratings(self) -> Ratings:
+        assert self._ratings is not None, "the app's lifespan has not started"
+        return self._ratings
     def durability(self) -> DurabilityCheck:
         assert self._durability is not None, "the app's lifespan has not started"
         return self._durability
@@ -70,7 +84,9 @@ class Node:
         install_log_redaction()
         s = self.given if self.given is not None else open_store(self.store_url or "sqlite:teahouse-data",
                                                                 lim.wait_replicas, lim.wait_timeout_ms)
-        lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds)
+        self._players, self._ratings = Players(s, self.apps), Ratings(s)
+        lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds,
+                                    ratings=self._ratings)
         lobby.start()
         logs.set_node(lobby.node)
         durability = self._durability = DurabilityCheck(s)
@@ -113,11 +129,12 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     node = Node(store, store_url, lim, connections)
     lobby = node.lobby
     health = HealthRoutes(lobby, lim, node.durability)
-    matches = LobbyRoutes(lobby, lim, static.view_schemas())
+    matches = LobbyRoutes(lobby, lim, static.view_schemas(), node.players, node.ratings)
 
     routes = [
         *health.routes(),
         *matches.routes(),
+        *PlayerRoutes(lobby, node.players, node.ratings, lim).routes(),
         *ReplayRoutes(lobby, lim, matches.creation_room, node.analyst).routes(),
         *admin.routes(lobby, lim.admin_token, summary, guarded, int_param),
         *static.routes(),

@@ -274,7 +274,9 @@ def asyncapi_schemas() -> dict[str, Any]:
             "Who is connected, over every node."),
         "finished": _obj("finished", ["match", "seq", "result", "seed"], {
             "match": match, "seq": _ref("Seq"), "result": {"type": ["object", "null"]},
-            "seed": {"type": "string", "description": "The revealed seed (SPEC section 10)."}},
+            "seed": {"type": "string", "description": "The revealed seed (SPEC section 10)."},
+            "ratings": {"type": "array", "description": "Only for a rated match: each seat's rating change (SPEC 2.16, 5.8).",
+                        "items": {"type": "object", "required": ["player", "before", "after", "change", "rd", "provisional"]}}},
             "The match is over."),
         "error": _obj("error", ["code", "message", "ref"], {
             "code": {"type": "string", "enum": list(ERROR_CODES)}, "message": {"type": "string"},
@@ -346,10 +348,11 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
                         {"type": "integer", "minimum": 0}],
     }
     schemas["finished_v2"] = {
-        "type": "array", "minItems": 4, "maxItems": 4,
-        "description": "Protocol v2's finished (SPEC 12.3): [4 * ref + 2, seq, result, seed]; " + head,
+        "type": "array", "minItems": 4, "maxItems": 5,
+        "description": "Protocol v2's finished (SPEC 12.3): [4 * ref + 2, seq, result, seed], and for a rated match "
+                       "the extras map {\"ratings\": [...]}; " + head,
         "prefixItems": [{"type": "integer", "minimum": 6}, {"type": "integer", "minimum": 1},
-                        {"type": ["object", "null"]}, {"type": "string"}],
+                        {"type": ["object", "null"]}, {"type": "string"}, {"type": "object"}],
     }
     return {
         "asyncapi": "3.0.0",

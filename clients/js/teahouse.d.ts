@@ -276,6 +276,56 @@ export interface CreateMatchOptions {
   spectatorDelay?: { commits: number } | { seconds: number } | null;
 }
 
+export interface Player {
+  /** 12 URL-safe characters; `<app>:<sub>` for an app's user; `bot:strength-N` for the server's bots. */
+  player: string;
+  name: string;
+  created: number;
+}
+
+export interface PlayerCreated extends Player {
+  /** The player key: a secret shown once. */
+  key: string;
+}
+
+export interface RatingChange {
+  player: string;
+  before: number;
+  after: number;
+  change: number;
+  rd: number;
+  provisional: boolean;
+}
+
+export interface PlayerMatch {
+  match: string;
+  game: string;
+  state: "open" | "live" | "finished";
+  seat: number;
+  created: number;
+  seats: { seat: number; name: string | null; player: string | null }[];
+  your_turn: boolean;
+  waiting_since: number | null;
+  last_move: number | null;
+  result?: MatchResult;
+  rank?: number;
+  rating?: RatingChange | null;
+}
+
+export interface PlayerMatches {
+  player: string;
+  total: number;
+  offset: number;
+  matches: PlayerMatch[];
+}
+
+export interface Leaderboard {
+  game: string;
+  total: number;
+  offset: number;
+  players: { rank: number; player: string; name: string; rating: number; rd: number; volatility: number; games: number; provisional: boolean }[];
+}
+
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
 export class TeahouseClient {
   /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
@@ -288,7 +338,14 @@ export class TeahouseClient {
   connect(options?: ConnectionOptions): Connection;
   games(): Promise<GameInfo[]>;
   createMatch(game: string, players: number, options?: CreateMatchOptions): Promise<MatchSummary>;
-  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; token?: string | null }): Promise<SeatGrant>;
+  /** `token`: a seat token you choose; `playerKey`: a player key or an app's signed token, the seat is then that player's. */
+  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; token?: string | null; playerKey?: string | null }): Promise<SeatGrant>;
+  /** Become a player; keep `key`, shown once. */
+  createPlayer(name: string): Promise<PlayerCreated>;
+  me(playerKey: string): Promise<Player>;
+  player(player: string): Promise<Player>;
+  playerMatches(player: string, options?: { offset?: number; limit?: number; playerKey?: string | null }): Promise<PlayerMatches>;
+  leaderboard(game: string, options?: { offset?: number; limit?: number }): Promise<Leaderboard>;
   match(match: string, options?: { key?: string | null }): Promise<MatchSummary>;
   matches(state?: "open" | "live" | "finished" | null): Promise<MatchSummary[]>;
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;

@@ -737,6 +737,11 @@ export class Connection {
 // -- the HTTP lobby ----------------------------------------------------------------------------
 
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
+// A secret travels in a header, never in a URL (URLs end up in logs and histories).
+function bearer(secret) {
+  return secret ? { Authorization: `Bearer ${secret}` } : {};
+}
+
 export class TeahouseClient {
   /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
   constructor(url = undefined, { WebSocket: impl, fetch: fetchImpl, encoding = "json", version = PROTOCOL_VERSION } = {}) {
@@ -802,19 +807,51 @@ export class TeahouseClient {
    * token: it is the only way to play the seat and is never shown again. The token is chosen
    * here (or is `token`), so the request is sent again, up to SEAT_RETRIES times a second
    * apart, when the server cannot reach its store or the request fails on the way: a first try
-   * that took a seat is answered that seat (SPEC 2.7). */
-  async takeSeat(match, { seat = null, name = null, token = null } = {}) {
+   * that took a seat is answered that seat (SPEC 2.7). With `playerKey` (a player key, or an
+   * app's signed token) the seat is that player's: the log records it, and it counts in the
+   * player's history and ratings (SPEC 2.7, 2.15). */
+  async takeSeat(match, { seat = null, name = null, token = null, playerKey = null } = {}) {
     token ??= newSeatToken();
     const path = `/api/matches/${encodeURIComponent(match)}/seats`;
+    const body = playerKey ? { seat, name, player_key: playerKey } : { seat, name };
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this._call("POST", path, { seat, name }, { Authorization: `Bearer ${token}` });
+        return await this._call("POST", path, body, { Authorization: `Bearer ${token}` });
       } catch (err) {
         const retry = err instanceof ServerError ? err.code === "store_unavailable" : err instanceof TypeError;
         if (!retry || attempt >= SEAT_RETRIES) throw err;
       }
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+  }
+
+  /** Become a player: {player, name, created, key}. Keep `key` (a secret shown once): pass it as
+   * `playerKey` to take seats as this player and to read its private matches (SPEC 2.15). */
+  createPlayer(name) {
+    return this._call("POST", "/api/players", { name });
+  }
+
+  /** The player a key (or an app's token) stands for: {player, name, created}. */
+  me(playerKey) {
+    return this._call("GET", "/api/players/me", undefined, bearer(playerKey));
+  }
+
+  /** A player's id, display name and creation time. */
+  player(player) {
+    return this._call("GET", `/api/players/${encodeURIComponent(player)}`);
+  }
+
+  /** One page of a player's matches, those waiting on the player first (SPEC 2.15):
+   * {player, total, offset, matches}. With the player's own key, its private matches too. */
+  playerMatches(player, { offset = 0, limit = 50, playerKey = null } = {}) {
+    const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+    return this._call("GET", `/api/players/${encodeURIComponent(player)}/matches?${q}`, undefined, bearer(playerKey));
+  }
+
+  /** A game's ratings, best first (SPEC 2.16): {game, total, offset, players}. */
+  leaderboard(game, { offset = 0, limit = 50 } = {}) {
+    const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+    return this._call("GET", `/api/games/${encodeURIComponent(game)}/leaderboard?${q}`);
   }
 
   /** A match's summary. `key`: a private match's spectator key (SPEC 2.4), for whoever holds no

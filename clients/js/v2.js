@@ -87,8 +87,14 @@ export class Expander {
       return { type: "ack", match, seq, id: msg[2] };
     }
     if (kind === FINISHED) {
-      if (msg.length !== 4) throw new V2Error("a finished is [h, seq, result, seed]");
-      return { type: "finished", match, seq, result: msg[2], seed: msg[3] };
+      // (a rated match's rating changes follow as the extras map: [h, seq, result, seed, {...}])
+      const extras = msg.length === 5 ? msg[4] : {};
+      if ((msg.length !== 4 && msg.length !== 5) || extras === null || typeof extras !== "object" || Array.isArray(extras)) {
+        throw new V2Error("a finished is [h, seq, result, seed] or [h, seq, result, seed, extras]");
+      }
+      const out = {};
+      for (const [k, v] of Object.entries(extras)) if (!["type", "match", "seq", "result", "seed"].includes(k)) out[k] = v;
+      return { ...out, type: "finished", match, seq, result: msg[2], seed: msg[3] };
     }
     const out = { type: "patch", match, seq, ops: [] };
     const { keys, paths, sentences } = this.tables.get(ref);

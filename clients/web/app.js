@@ -4,10 +4,13 @@
 //   #/match/<id>?take=N        an invitation: take seat N if it is free, then play it
 //   #/m/<id>@<seq>[?as=public|seat:N]  one moment of a match as one audience: its address
 //   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
+//   #/me                       my matches (as a player), who I am, the turn notifications
+//   #/leaderboard/<game>       a game's ratings
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
 import { boardFor, loadBoard } from "./boards/index.js";
 import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
+import { leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 
 const client = new TeahouseClient();
@@ -129,7 +132,7 @@ async function loadReference(summary) {
 
 async function takeSeat(match, seat = null) {
   const name = store.name() || null;
-  const got = await client.takeSeat(match, { seat, name });
+  const got = await takeSeatAs(client, match, seat, name); // as this browser's player, if it is one
   store.addToken(match, got.seat, got.token);
   return got;
 }
@@ -149,11 +152,19 @@ async function route() {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
     else if (parts[0] === "replay" && parts[1]) cleanup = await replayScreen(parts[1], params);
     else if (parts[0] === "m" && parts[1]) cleanup = await replayScreen(...momentOf(parts[1], params));
+    else if (parts[0] === "me") cleanup = await myMatchesScreen(app, client, playerContext());
+    else if (parts[0] === "leaderboard") cleanup = await leaderboardScreen(app, client, playerContext(), parts[1]);
     else cleanup = await lobbyScreen();
   } catch (err) {
     fill(app, h("div.panel", {}, h("h2", {}, "Something went wrong"), h("p", {}, explain(err)),
       h("a.button", { href: "#/" }, "Back to the lobby")));
   }
+}
+
+/** What the players' pages (players.js) use of this module. */
+function playerContext() {
+  return { name: () => store.name(), setName: (v) => { store.setName(v); const el = document.getElementById("my-name"); if (el) el.value = v; },
+    tokens: (m) => store.tokens(m), toast, explain, games, gameName };
 }
 
 // -- lobby --------------------------------------------------------------------------------------
@@ -661,6 +672,9 @@ async function matchScreen(matchId, params) {
   function announce(mine, lastSaid) {
     document.title = `${mine ? "● Your turn — " : ""}Teahouse — ${gameName(summary.game)} ${matchId}`;
     if (mine === announced.mine && game.seq === announced.seq) return;
+    if (mine && !announced.mine && document.hidden) {
+      notify(`Your turn in ${gameName(summary.game)}`, `Match ${matchId} waits on you.`, `#/match/${matchId}?seat=${mySeat}`);
+    }
     const parts = [];
     if (game.seq !== announced.seq && lastSaid && lastSaid.seq === game.seq) parts.push(lastSaid.text);
     if (mine) parts.push("Your turn.");
@@ -777,7 +791,10 @@ async function matchScreen(matchId, params) {
       renderStrip();
       fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
-      fill(ui.end, renderEnd(game.status, lastSeen.said, names(summary), mySeat));
+      const end = renderEnd(game.status, lastSeen.said, names(summary), mySeat);
+      if (end) loadRatings();
+      if (end && ratings !== undefined) end.append(renderRatings(ratings, names(summary), mySeat));
+      fill(ui.end, end);
       fill(ui.log, renderLog(log.slice(-60), names(summary)));
       const l = document.getElementById("game-log");
       if (l) l.scrollTop = l.scrollHeight;
@@ -789,6 +806,21 @@ async function matchScreen(matchId, params) {
     fetchLegal();
   }
   ui.raw.addEventListener("toggle", () => render());
+
+  // Each seat's rating change (SPEC 2.16), read once from the finished match's summary.
+  let ratings; // undefined: not read yet; null: unrated
+  let ratingsAsked = false;
+  async function loadRatings() {
+    if (ratingsAsked) return;
+    ratingsAsked = true;
+    try {
+      // a rated match's `finished` carries them; a page that joined an older finish reads the summary
+      ratings = game?.finished?.ratings ?? (await client.match(matchId)).ratings ?? null;
+      render();
+    } catch {
+      ratingsAsked = false; // asked again at the next render
+    }
+  }
 
   await connect();
   render();
@@ -1068,3 +1100,5 @@ nameInput.value = store.name();
 nameInput.addEventListener("input", () => store.setName(nameInput.value.trim()));
 window.addEventListener("hashchange", route);
 route();
+// The match on screen needs no notification of its own turn while it is visible.
+watchTurns(client, { showing: () => (parseHash().parts[0] === "match" ? parseHash().parts[1] : null) });

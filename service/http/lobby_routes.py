@@ -18,6 +18,8 @@ from service.http.guards import json_body, seat_token
 from service.http.readers import reader, visible_seq
 from service.http.summary import MATCH_STATES, summary
 from service.match.lobby import Lobby, LobbyError, new_spectator_key
+from service.match.players import Players
+from service.match.ratings import Ratings
 from service.ops.limits import Limits
 from service.ws.address_limits import CreationWindow
 
@@ -43,8 +45,10 @@ class LobbyRoutes:
     """The routes over the lobby that the app's lifespan opens (`lobby` returns it) and the
     operator's limits. `creation_room` is shared with the fork route, which creates a match too."""
 
-    def __init__(self, lobby: Callable[[], Lobby], limits: Limits, schemas: Mapping[str, bytes]) -> None:
+    def __init__(self, lobby: Callable[[], Lobby], limits: Limits, schemas: Mapping[str, bytes],
+                 players: Callable[[], Players], ratings: Callable[[], Ratings]) -> None:
         self.lobby, self.limits, self.schemas = lobby, limits, schemas
+        self.players, self.ratings = players, ratings
         self.creations = CreationWindow(limits.matches_per_address_per_minute)
 
     def routes(self) -> list[Route]:
@@ -129,7 +133,10 @@ class LobbyRoutes:
             # An open match shows nothing played yet, and whoever takes a seat must read it
             # first: a private match is open to anyone holding its id until its seats are taken.
             return json(summary(rec, await lobby.store.last_seq(match_id)))
-        return json(summary(rec, await visible_seq(lobby, rec, await reader(request, lobby, rec))))
+        out = summary(rec, await visible_seq(lobby, rec, await reader(request, lobby, rec)))
+        if rec.finished:
+            out["ratings"] = await self.ratings().match_changes(rec.game, rec.id)
+        return json(out)
 
     async def take_seat(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
@@ -139,5 +146,10 @@ class LobbyRoutes:
         if chosen is not None and not CHOSEN_TOKEN.fullmatch(chosen):
             raise LobbyError("bad_field", "a seat token you choose (Authorization: Bearer <token>) is 43 to 128 "
                              "characters of A-Z, a-z, 0-9, '-' and '_': 256 random bits or more, in base64url")
-        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), chosen)
+        # A player's key (or an app's token) in `player_key` takes the seat for that player.
+        credential = body.get("player_key")
+        if credential is not None and (not isinstance(credential, str) or not 0 < len(credential) <= 4096):
+            raise LobbyError("bad_field", "player_key must be a player key or an app's token (a string)")
+        player = await self.players().authenticate(credential) if credential else None
+        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), chosen, player)
         return json({"match": match, "seat": seat, "token": token}, 201)

@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
@@ -26,11 +26,12 @@ from service.games.redealt import REDEAL
 from service.match import replay
 from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
+from service.match.ratings import Ratings
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
 from service.ops import crash_points, metrics
-from service.store import Claim, Commit, EventStore, MatchRecord, SeatRecord, StoreUnavailable
+from service.store import Claim, Commit, EventStore, MatchRecord, PlayerRecord, SeatRecord, StoreUnavailable
 
 log = logging.getLogger("teahouse.lobby")
 
@@ -50,6 +51,18 @@ class LobbyError(Exception):
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_players(record: MatchRecord, seat: int, player: PlayerRecord | None) -> list[str | None] | None:
+    """The start commit's `players` if `player` (None: a guest) takes `seat`: each seat's player
+    id, or None when no seat has one (a match of guests keeps the start it always had)."""
+    out = [player.id if s.seat == seat and player is not None else s.player for s in record.seats]
+    return out if any(out) else None
+
+
+def bot_player(strength: int) -> str:
+    """The player id of the server's bots of one strength: bots are rated like everyone."""
+    return f"bot:strength-{strength}"
 
 
 def new_spectator_key() -> str:
@@ -110,8 +123,9 @@ class Forked:
 
 class Lobby:
     def __init__(self, store: EventStore, idle_seconds: float = 120.0, max_live: int = 0,
-                 idle_seat_seconds: float = 0) -> None:
+                 idle_seat_seconds: float = 0, ratings: Ratings | None = None) -> None:
         self.store = store
+        self.ratings = ratings  # the node's ratings fold: a rated match's `finished` tells its changes
         self.idle_seconds = idle_seconds
         self.max_live = max_live  # Limits.live_matches_per_node (0: no limit)
         self.idle_seat_seconds = idle_seat_seconds  # Limits.idle_seat_seconds (0: seats never expire)
@@ -217,10 +231,11 @@ class Lobby:
                 # A bot's seat has a token nobody holds: only the server plays it. Written with
                 # the record, and so is the start of a match of bots only: all of it, or nothing.
                 record.seats[seat] = SeatRecord(seat=seat, taken=True, name=f"bot (strength {strength})",
-                                                token_hash=hash_token(secrets.token_urlsafe(32)))
+                                                token_hash=hash_token(secrets.token_urlsafe(32)),
+                                                player=bot_player(strength))
         if not commits and all(s.taken for s in record.seats):
             start = await self._start_commit(record)
-            commits = [start] if start is not None else []
+            commits = [replace(start, players=[s.player for s in record.seats])] if start is not None else []
         await self.store.create_match(record, commits)
         if strengths is not None:
             await self._started(record.id)
@@ -290,16 +305,20 @@ class Lobby:
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None,
-                        token: str | None = None) -> tuple[int, str]:
+                        token: str | None = None, player: PlayerRecord | None = None) -> tuple[int, str]:
         """Claim a seat; return it and its token. `token`: the one the client chose (SPEC 2.7),
         else a new one. A token that already holds a seat of the match is answered that seat:
         the same request again, whose answer was lost (a crash, the store unreachable).
+        `player`: the seat is that player's (kept with the seat, and written into the start
+        commit, so the log says who played); None: a guest.
 
         Claiming the last seat starts the match in the same atomic write (store.claim_seat), so
         no failure anywhere leaves a full match that never started."""
         record = await self.record(match_id)
         if name is not None and (not isinstance(name, str) or len(name) > 40):
             raise LobbyError("bad_field", "name must be a string of at most 40 characters")
+        if player is not None and name is None:
+            name = player.name
         free = [s.seat for s in record.seats if not s.taken]
         if seat is None:
             candidates = free
@@ -315,6 +334,8 @@ class Lobby:
                 raise LobbyError("token_in_use", f"this token already holds seat {held[0]} of this match; "
                                  "a token holds one seat", 409)
             candidates = held
+        elif player is not None and any(s.player == player.id for s in record.seats):
+            raise LobbyError("player_seated", f"player {player.id} already holds a seat of this match", 409)
         elif len(free) <= 1 and free:
             # This claim may start the match, which needs a runtime here: a full node refuses
             # it now, while the seat is still free.
@@ -322,13 +343,16 @@ class Lobby:
         start = await self._start_commit(record)
         crash_points.reached("seat.read")
         for s in candidates:
+            start_here = replace(start, players=seat_players(record, s, player)) if start is not None else None
             began = time.perf_counter()
-            claimed = await self.store.claim_seat(match_id, s, digest, name, start)
+            claimed = await self.store.claim_seat(match_id, s, digest, name, start_here, player.id if player else None)
             if claimed:
                 if claimed is Claim.STARTED:  # this node appended the start, with the claim
                     metrics.APPEND_SECONDS.observe(time.perf_counter() - began)
                     metrics.COMMITS.labels(record.game).inc()
                 crash_points.reached("seat.claimed")
+                if player is not None:
+                    await self.store.add_player_match(player.id, match_id, record.created)
                 await self._started(match_id)
                 crash_points.reached("seat.started")
                 return s, token
@@ -381,8 +405,10 @@ class Lobby:
         same commit from any node (its explicit seq and system move id), so any node may."""
         if runtime.seq != 0 or not all(s.taken for s in runtime.record.seats):
             return
+        players = [s.player for s in runtime.record.seats]
         try:
-            await runtime.submit(None, {"type": "start"}, system_move_id("start"))
+            await runtime.submit(None, {"type": "start"}, system_move_id("start"),
+                                 players=players if any(players) else None)
         except (IllegalMove, Diverged):
             pass  # another node started it between our look and our decide (or the log is lost)
 
@@ -481,7 +507,7 @@ class Lobby:
         self._loading[match_id] = fut
         try:
             rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add,
-                              on_finish=self._finished)
+                              on_finish=self._finished, ratings=self.ratings)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)

@@ -276,9 +276,11 @@ class Projection:
         frame.encoded(KEPT_AS)  # (what the window keeps: encoded here, where the work is)
         return frame
 
-    def finished(self, seq: int, result: dict[str, Any] | None, seed: str) -> Frame:
+    def finished(self, seq: int, result: dict[str, Any] | None, seed: str,
+                 ratings: list[dict[str, Any]] | None = None) -> Frame:
         """The match's `finished` message, in v2 compact (the same for every audience)."""
-        return Frame(messages.finished(self.match_id, seq, result, seed), compact_finished(self.ref, seq, result, seed))
+        return Frame(messages.finished(self.match_id, seq, result, seed, ratings),
+                     compact_finished(self.ref, seq, result, seed, ratings))
 
     def presence(self, message: dict[str, Any]) -> Frame:
         """A `presence` message (the same for every audience), in v2 compact too."""

@@ -46,6 +46,7 @@ from service.match.legal import LegalPages
 from service.match.narration import commit_sentences, names_of
 from service.match.presence import MatchPresence
 from service.match.projection import Audience, Frame, Prepared, Projection
+from service.match.ratings import Ratings
 from service.match.seat_bots import SeatBots
 from service.match.settle import FinishMark, usable_snapshot
 from service.ops import logs, metrics
@@ -126,10 +127,11 @@ class _Ahead:
 class MatchRuntime:
     def __init__(self, store: EventStore, record: MatchRecord, node: str = "local",
                  on_diverge: Callable[[str], None] | None = None,
-                 on_finish: Callable[[str], None] | None = None) -> None:
+                 on_finish: Callable[[str], None] | None = None, ratings: Ratings | None = None) -> None:
         """`on_diverge(match id)`: called once when this runtime finds its log went backwards
         (the lobby counts such matches for /health and the metrics). `on_finish(match id)`:
-        called once the match is marked finished (the analysis queue)."""
+        called once the match is marked finished (the analysis queue). `ratings`: the node's
+        ratings fold, whose changes a rated match's `finished` carries."""
         self.store = store
         self.node = node
         self.record = record
@@ -152,7 +154,7 @@ class MatchRuntime:
         # The subscribers (see the module's docstring).
         self.fanout = Fanout()
         self.legal = LegalPages(record.id, self.game, lambda: self.names)
-        self.finish = FinishMark(store, record, self.fanout, self.projection, on_finish)
+        self.finish = FinishMark(store, record, self.fanout, self.projection, on_finish, ratings)
         self.bots = SeatBots(self.game, record, self.submit)
         self.clock = TurnClock(self.game, record, self.fanout, self.submit, self.bots.play_for)
         self.presence = MatchPresence(record.id, node, record.players, self.fanout, self.projection)
@@ -282,12 +284,13 @@ class MatchRuntime:
 
     # -- commands -------------------------------------------------------------------------
     async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None,
-                     at_seq: int | None = None, decided_at: int | None = None) -> int:
+                     at_seq: int | None = None, decided_at: int | None = None,
+                     players: list[str | None] | None = None) -> int:
         """Decide, append and apply one command; return its seq or raise IllegalMove/Busy.
         `at_seq`: the server's own moves (clock, bots) were chosen for that seq only.
         `decided_at`: a client's `at` (SPEC 4.5): the seq of the document it chose the move on;
         at any other seq the move is refused with Stale, unless its id was already committed
-        (a retry gets its ack whatever it says)."""
+        (a retry gets its ack whatever it says). `players`: the start commit's player per seat."""
         key = (seat, move_id) if move_id is not None else None
         arrived = time.perf_counter()
         async with self.lock:
@@ -329,7 +332,7 @@ class MatchRuntime:
                 # other): what a client adds never becomes permanent. The move id stays, for
                 # idempotent retries.
                 c = Commit(seq=self.seq + 1, seat=seat, command=normalized(self.game.commands, seat, command),
-                           events=events, move_id=move_id, ts=int(time.time() * 1000))
+                           events=events, move_id=move_id, ts=int(time.time() * 1000), players=players)
                 try:
                     started = time.perf_counter()
                     ahead = await self._append(c)

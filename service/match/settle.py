@@ -19,6 +19,7 @@ from service.games import Game, fold, get_game
 from service.match.committed import Committed
 from service.match.fanout import Fanout
 from service.match.projection import Frame, Projection
+from service.match.ratings import Ratings
 from service.ops import metrics
 from service.store import EventStore, MatchRecord, StoreUnavailable
 from service.store.base import EVENT_SCHEMA
@@ -58,6 +59,18 @@ def note_repair(record: MatchRecord, seq: int) -> None:
                 extra={"match": record.id})
 
 
+async def mark_over(store: EventStore, record: MatchRecord, result: dict[str, Any], seq: int,
+                    ts: int | None = None) -> None:
+    """Write the finished mark, then index the match under the time of its last commit (`ts`,
+    read from the log if not given), the order ratings fold finished matches in. Both writes
+    are idempotent: a repair writes them again."""
+    await store.mark_finished(record.id, result)
+    if ts is None:
+        last = await store.read(record.id, seq - 1, seq)
+        ts = last[0].ts if last else record.created
+    await store.add_finished(record.game, record.id, ts)
+
+
 async def settle(store: EventStore, record: MatchRecord) -> MatchRecord:
     """`record`, marked finished (in the store too) if its log says the match is over."""
     if record.finished or record.diverged is not None or not all(s.taken for s in record.seats):
@@ -65,7 +78,7 @@ async def settle(store: EventStore, record: MatchRecord) -> MatchRecord:
     seq, state = await latest_state(store, record)
     result = finished_result(get_game(record.game), state)
     if result is not None:
-        await store.mark_finished(record.id, result)
+        await mark_over(store, record, result, seq)
         record.finished, record.result = True, result
         note_repair(record, seq)
     return record
@@ -80,10 +93,12 @@ class FinishMark:
     it from the log too)."""
 
     def __init__(self, store: EventStore, record: MatchRecord, fanout: Fanout, projection: Projection,
-                 on_finish: Callable[[str], None] | None = None) -> None:
+                 on_finish: Callable[[str], None] | None = None, ratings: Ratings | None = None) -> None:
         self.store, self.record, self.fanout, self.projection = store, record, fanout, projection
         self.on_finish = on_finish  # told the match's id once it is marked finished (the analysis queue)
         self.task: asyncio.Task | None = None  # marking finished, retried while the store is away
+        self.ratings = ratings
+        self.changes: list[dict[str, Any]] | None = None  # the rating changes `finished` tells
 
     async def loaded(self, seq: int, status: dict[str, Any]) -> None:
         """The position a load folded: the log is the truth, mark the record if it is over."""
@@ -91,37 +106,50 @@ class FinishMark:
             result = dict(status["result"] or {})
             self.record.finished, self.record.result = True, result
             note_repair(self.record, seq)
-            await self._mark(result)
+            await self._mark(result, seq)
+        if status["finished"]:
+            await self._rate()
 
     async def on_commit(self, c: Committed) -> None:
         if c.status["finished"] and not self.record.finished:
             result = dict(c.status["result"] or {})
             self.record.finished, self.record.result = True, result
-            await self._mark(result)
+            await self._mark(result, c.seq, c.commit.ts if c.commit is not None else None)
+            await self._rate()
             self.fanout.send_all(self.frame(c.seq))
 
     def frame(self, seq: int) -> Frame:
-        """The `finished` message (the match's result, its seed revealed)."""
-        return self.projection.finished(seq, self.record.result, self.record.seed)
+        """The `finished` message (the match's result, its seed revealed, a rated match's changes)."""
+        return self.projection.finished(seq, self.record.result, self.record.seed, self.changes)
 
-    async def _mark(self, result: dict[str, Any]) -> None:
-        try:
-            await self.store.mark_finished(self.record.id, result)
-        except StoreUnavailable:
-            self.task = asyncio.create_task(self._mark_later(result), name=f"finish {self.record.id}")
+    async def _rate(self) -> None:
+        """The rating changes of this match, from the ratings fold (which now holds it, unless
+        the store was away: then `finished` goes without them; the summary has them later)."""
+        if self.ratings is None or self.task is not None:
             return
-        self._told()
+        try:
+            self.changes = await self.ratings.match_changes(self.record.game, self.record.id)
+        except StoreUnavailable:
+            self.changes = None
 
     def _told(self) -> None:
         if self.on_finish is not None:
             self.on_finish(self.record.id)
 
-    async def _mark_later(self, result: dict[str, Any]) -> None:
+    async def _mark(self, result: dict[str, Any], seq: int, ts: int | None = None) -> None:
+        try:
+            await mark_over(self.store, self.record, result, seq, ts)
+        except StoreUnavailable:
+            self.task = asyncio.create_task(self._mark_later(result, seq, ts), name=f"finish {self.record.id}")
+            return
+        self._told()
+
+    async def _mark_later(self, result: dict[str, Any], seq: int, ts: int | None) -> None:
         backoff = Backoff()
         while True:
             await asyncio.sleep(backoff.delay())
             try:
-                await self.store.mark_finished(self.record.id, result)
+                await mark_over(self.store, self.record, result, seq, ts)
                 self._told()
                 return
             except StoreUnavailable:

@@ -99,6 +99,9 @@ class Limits:
             "API from a browser and to open WebSockets; same-origin and localhost are always allowed")
     admin_token: str = _limit(
         "", "bearer token of the admin API (/admin/...); empty: the admin API is switched off")
+    apps: str = _limit(
+        "", "a JSON file of the third-party apps whose users may play with the app's signed tokens "
+            "(docs/operators.md); empty: none")
 
     # -- reading them ---------------------------------------------------------------------------
     @classmethod

@@ -10,12 +10,14 @@ from service.store.base import (
     EventStore,
     LogRewound,
     MatchRecord,
+    PlayerRecord,
     Rejected,
     SeatRecord,
     StoreUnavailable,
 )
 
-__all__ = ["Claim", "Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "Rejected", "SeatRecord",
+__all__ = ["Claim", "Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "PlayerRecord", "Rejected",
+           "SeatRecord",
            "StoreUnavailable", "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"

@@ -80,6 +80,9 @@ class Commit:
     move_id: str | None = None
     ts: int = 0  # ms since the epoch
     schema: int = EVENT_SCHEMA
+    # The start commit only: the player id holding each seat (None: a guest), so who played a
+    # match is part of its log, which ratings and histories are folded from.
+    players: list[str | None] | None = None
 
     def pack(self) -> bytes:
         # Not dataclasses.asdict: it deep-copies the events, on the hot path of every move.
@@ -90,8 +93,11 @@ class Commit:
         return cls(**msgpack.unpackb(data, raw=False))
 
     def public(self) -> dict[str, Any]:
-        return {"seq": self.seq, "seat": self.seat, "command": self.command, "events": self.events,
-                "move_id": self.move_id, "ts": self.ts, "schema": self.schema}
+        out: dict[str, Any] = {"seq": self.seq, "seat": self.seat, "command": self.command,
+                               "events": self.events, "move_id": self.move_id, "ts": self.ts, "schema": self.schema}
+        if self.players is not None:
+            out["players"] = self.players
+        return out
 
 
 @dataclass
@@ -104,6 +110,18 @@ class SeatRecord:
     # its token has joined since: a seat taken and never joined may be freed (idle_seat_seconds).
     claimed_at: int | None = None
     joined: bool = False
+    player: str | None = None  # the player id that took it (a key, an app's user, a bot); None: a guest
+
+
+@dataclass
+class PlayerRecord:
+    """A player: an id and a display name. `key_hash` is the sha256 of its player key (like a
+    seat token's, the key itself is never stored); None for an app's user or a bot, who hold no key."""
+
+    id: str
+    name: str
+    created: int
+    key_hash: str | None = None
 
 
 @dataclass
@@ -167,10 +185,10 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> Claim:
-        """Take a free seat for `token_hash`: HELD if `token_hash` holds it after the call (it
-        took it now, or already held it: a retried claim), REFUSED if another token holds it,
-        STARTED if it holds it and this call appended `start`.
+                         start: Commit | None = None, player: str | None = None) -> Claim:
+        """Take a free seat for `token_hash` (for `player`, or a guest): HELD if `token_hash`
+        holds it after the call (it took it now, or already held it: a retried claim), REFUSED
+        if another token holds it, STARTED if it holds it and this call appended `start`.
         `start` (seq 1): appended in the same atomic write when every seat is then taken and the
         log is empty, so that no claim of a last seat ever exists without the match's start
         (a retried claim of a full match that never started appends it too)."""
@@ -205,6 +223,35 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def count_diverged(self) -> int:
         """Matches marked diverged and not cleared, whichever node marked them (/health)."""
+
+    # -- players -----------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def put_player(self, player: PlayerRecord) -> bool:
+        """Write a new player; False (and nothing written) if the id is taken."""
+
+    @abc.abstractmethod
+    async def get_player(self, player_id: str) -> PlayerRecord | None: ...
+
+    @abc.abstractmethod
+    async def player_for_key(self, key_hash: str) -> PlayerRecord | None:
+        """The player whose key has this sha256, or None."""
+
+    @abc.abstractmethod
+    async def add_player_match(self, player_id: str, match_id: str, created: int) -> None:
+        """Index a match under a player who took one of its seats (idempotent)."""
+
+    @abc.abstractmethod
+    async def player_matches(self, player_id: str) -> list[str]:
+        """The ids of the matches the player took a seat in, newest first."""
+
+    @abc.abstractmethod
+    async def add_finished(self, game: str, match_id: str, ts: int) -> None:
+        """Index a finished match of `game` under the time of its last commit (idempotent): the
+        order in which ratings fold finished matches."""
+
+    @abc.abstractmethod
+    async def finished_matches(self, game: str) -> list[tuple[int, str]]:
+        """Every finished match of `game` as (ts of its last commit, id), in that order."""
 
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod

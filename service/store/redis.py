@@ -41,6 +41,7 @@ from service.store.base import (
     EventStore,
     LogRewound,
     MatchRecord,
+    PlayerRecord,
     Rejected,
     SeatRecord,
     pack_state,
@@ -136,7 +137,8 @@ def queue_match(p: Any, record: MatchRecord, commits: Sequence[Commit]) -> None:
     p.set(_key(record.id, "meta"), record.pack(), nx=True)
     for s in record.seats:
         if s.token_hash is not None:
-            p.hset(_key(record.id, "seats"), str(s.seat), msgpack.packb({"t": s.token_hash, "n": s.name}))
+            claim = {"t": s.token_hash, "n": s.name, **({"p": s.player} if s.player is not None else {})}
+            p.hset(_key(record.id, "seats"), str(s.seat), msgpack.packb(claim))
 
 
 # A node refreshes its presence entry this often while it has watchers; an entry older than
@@ -195,7 +197,7 @@ class RedisStore(EventStore):
         seats = [
             SeatRecord(seat=i, taken=i in taken, name=taken.get(i, {}).get("n"),
                        token_hash=taken.get(i, {}).get("t"), claimed_at=taken.get(i, {}).get("at"),
-                       joined=bool(taken.get(i, {}).get("j")))
+                       joined=bool(taken.get(i, {}).get("j")), player=taken.get(i, {}).get("p"))
             for i in range(players)
         ]
         rec = MatchRecord.unpack(meta, seats)
@@ -238,8 +240,11 @@ class RedisStore(EventStore):
 
     @_guard
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> Claim:
-        claim = msgpack.packb({"t": token_hash, "n": name, "at": int(time.time() * 1000)})
+                         start: Commit | None = None, player: str | None = None) -> Claim:
+        fields = {"t": token_hash, "n": name, "at": int(time.time() * 1000)}
+        if player is not None:
+            fields["p"] = player
+        claim = msgpack.packb(fields)
         keys = self._claim_keys(match_id)
         return Claim(int(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
                                             start.pack() if start is not None else b"")))
@@ -314,6 +319,47 @@ class RedisStore(EventStore):
     @_guard
     async def count_diverged(self) -> int:
         return int(await self._r.scard(DIVERGED))
+
+    # -- players: single-key writes (each key in a slot of its own on a cluster) ---------------
+    @_guard
+    async def put_player(self, player: PlayerRecord) -> bool:
+        packed = msgpack.packb([player.name, player.created, player.key_hash], use_bin_type=True)
+        if not await self._r.set(f"th:player:{player.id}", packed, nx=True):
+            return False
+        if player.key_hash is not None:
+            await self._r.set(f"th:playerkey:{player.key_hash}", player.id, nx=True)
+        return True
+
+    @_guard
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        raw = await self._r.get(f"th:player:{player_id}")
+        if raw is None:
+            return None
+        name, created, key_hash = msgpack.unpackb(raw, raw=False)
+        return PlayerRecord(player_id, name, created, key_hash)
+
+    @_guard
+    async def player_for_key(self, key_hash: str) -> PlayerRecord | None:
+        pid = await self._r.get(f"th:playerkey:{key_hash}")
+        return await self.get_player(pid.decode()) if pid is not None else None
+
+    @_guard
+    async def add_player_match(self, player_id: str, match_id: str, created: int) -> None:
+        await self._r.zadd(f"th:pm:{player_id}", {match_id: created}, nx=True)
+
+    @_guard
+    async def player_matches(self, player_id: str) -> list[str]:
+        return [m.decode() for m in await self._r.zrevrange(f"th:pm:{player_id}", 0, -1)]
+
+    @_guard
+    async def add_finished(self, game: str, match_id: str, ts: int) -> None:
+        await self._r.zadd(f"th:finished:{game}", {match_id: ts}, nx=True)
+
+    @_guard
+    async def finished_matches(self, game: str) -> list[tuple[int, str]]:
+        # Equal scores sort by member: (ts, id), as on SQLite.
+        rows = await self._r.zrange(f"th:finished:{game}", 0, -1, withscores=True)
+        return [(int(ts), m.decode()) for m, ts in rows]
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:

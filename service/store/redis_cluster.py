@@ -35,7 +35,7 @@ import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from service.store.base import REJECTION_TTL_MS, Claim, Commit, MatchRecord, StoreUnavailable
+from service.store.base import REJECTION_TTL_MS, Claim, Commit, MatchRecord, PlayerRecord, StoreUnavailable
 from service.store.durability import Durability, judge_redis, worst
 from service.store.redis import (
     _APPEND,
@@ -167,9 +167,9 @@ class ClusterStore(RedisStore):
         return await self._retry(super().list_matches, limit)
 
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> Claim:
+                         start: Commit | None = None, player: str | None = None) -> Claim:
         # (retrying is safe: a claim that landed is the same token's, and counts as taken)
-        return await self._retry(super().claim_seat, match_id, seat, token_hash, name, start)
+        return await self._retry(super().claim_seat, match_id, seat, token_hash, name, start, player)
 
     def _claim_keys(self, match_id: str) -> list[str]:
         keys = super()._claim_keys(match_id)
@@ -198,6 +198,28 @@ class ClusterStore(RedisStore):
 
     async def count_diverged(self) -> int:
         return await self._retry(super().count_diverged)
+
+    # -- players: single-key writes with NX, so a retry after a lost answer changes nothing ---
+    async def put_player(self, player: PlayerRecord) -> bool:
+        return await self._retry(super().put_player, player)
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return await self._retry(super().get_player, player_id)
+
+    async def player_for_key(self, key_hash: str) -> PlayerRecord | None:
+        return await self._retry(super().player_for_key, key_hash)
+
+    async def add_player_match(self, player_id: str, match_id: str, created: int) -> None:
+        await self._retry(super().add_player_match, player_id, match_id, created)
+
+    async def player_matches(self, player_id: str) -> list[str]:
+        return await self._retry(super().player_matches, player_id)
+
+    async def add_finished(self, game: str, match_id: str, ts: int) -> None:
+        await self._retry(super().add_finished, game, match_id, ts)
+
+    async def finished_matches(self, game: str) -> list[tuple[int, str]]:
+        return await self._retry(super().finished_matches, game)
 
     async def durability(self) -> Durability:
         """Every primary's settings: the cluster is as durable as its least durable primary."""

@@ -26,6 +26,7 @@ from service.store.base import (
     EventStore,
     LogRewound,
     MatchRecord,
+    PlayerRecord,
     Rejected,
     SeatRecord,
     StoreUnavailable,
@@ -57,6 +58,17 @@ CREATE TABLE IF NOT EXISTS rejections (
     match TEXT NOT NULL, id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL,
     code TEXT NOT NULL, message TEXT NOT NULL,
     PRIMARY KEY (match, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, created INTEGER NOT NULL, key_hash TEXT UNIQUE
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_matches (
+    player TEXT NOT NULL, match TEXT NOT NULL, created INTEGER NOT NULL,
+    PRIMARY KEY (player, match)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS finished (
+    game TEXT NOT NULL, match TEXT NOT NULL, ts INTEGER NOT NULL,
+    PRIMARY KEY (game, match)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
@@ -113,7 +125,7 @@ class SqliteStore(EventStore):
         db.executescript(_SCHEMA)
         # A file made before seats recorded when they were taken and joined: add the columns.
         columns = {row[1] for row in db.execute("PRAGMA table_info(seats)")}
-        for column, decl in (("claimed_at", "INTEGER"), ("joined", "INTEGER NOT NULL DEFAULT 0")):
+        for column, decl in (("claimed_at", "INTEGER"), ("joined", "INTEGER NOT NULL DEFAULT 0"), ("player", "TEXT")):
             if column not in columns:
                 db.execute(f"ALTER TABLE seats ADD COLUMN {column} {decl}")
         return db
@@ -136,8 +148,8 @@ class SqliteStore(EventStore):
                     (record.id, record.pack(), record.created, int(record.listed)),
                 )
                 self._db.executemany(
-                    "INSERT INTO seats (match, seat, token_hash, name) VALUES (?, ?, ?, ?)",
-                    [(record.id, s.seat, s.token_hash, s.name) for s in record.seats],
+                    "INSERT INTO seats (match, seat, token_hash, name, player) VALUES (?, ?, ?, ?, ?)",
+                    [(record.id, s.seat, s.token_hash, s.name, s.player) for s in record.seats],
                 )
                 self._db.executemany(
                     "INSERT INTO log (match, seq, commit_data) VALUES (?, ?, ?)",
@@ -152,9 +164,9 @@ class SqliteStore(EventStore):
         if row is None:
             return None
         seats = [
-            SeatRecord(seat=s, taken=t is not None, name=n, token_hash=t, claimed_at=at, joined=bool(j))
-            for s, t, n, at, j in self._db.execute(
-                "SELECT seat, token_hash, name, claimed_at, joined FROM seats WHERE match = ? ORDER BY seat",
+            SeatRecord(seat=s, taken=t is not None, name=n, token_hash=t, claimed_at=at, joined=bool(j), player=p)
+            for s, t, n, at, j, p in self._db.execute(
+                "SELECT seat, token_hash, name, claimed_at, joined, player FROM seats WHERE match = ? ORDER BY seat",
                 (match_id,)
             )
         ]
@@ -177,7 +189,7 @@ class SqliteStore(EventStore):
         return await self._run(go)
 
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> Claim:
+                         start: Commit | None = None, player: str | None = None) -> Claim:
         # The claim and, when it fills the match, its start: one transaction (see the contract).
         def go() -> bool | Commit:
             db = self._db
@@ -186,8 +198,9 @@ class SqliteStore(EventStore):
                 if row is None or row[0] not in (None, token_hash):
                     return False
                 if row[0] is None:
-                    db.execute("UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0 "
-                               "WHERE match = ? AND seat = ?", (token_hash, name, int(time.time() * 1000), match_id, seat))
+                    db.execute("UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0, player = ? "
+                               "WHERE match = ? AND seat = ?",
+                               (token_hash, name, int(time.time() * 1000), player, match_id, seat))
                 if start is None:
                     return True
                 (free,) = db.execute("SELECT COUNT(*) FROM seats WHERE match = ? AND token_hash IS NULL",
@@ -205,7 +218,7 @@ class SqliteStore(EventStore):
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._run(lambda: self._db.execute(
-            "UPDATE seats SET token_hash = NULL, name = NULL WHERE match = ? AND seat = ? AND token_hash = ?",
+            "UPDATE seats SET token_hash = NULL, name = NULL, player = NULL WHERE match = ? AND seat = ? AND token_hash = ?",
             (match_id, seat, token_hash)))
 
     async def mark_joined(self, match_id: str, seat: int, token_hash: str) -> None:
@@ -235,7 +248,8 @@ class SqliteStore(EventStore):
         def go() -> None:
             with _tx(self._db, immediate=True):
                 self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-                for table in ("seats", "log", "diverged", "snapshots", "rejections", "analyses"):
+                for table in ("seats", "log", "diverged", "snapshots", "rejections", "analyses", "player_matches",
+                              "finished"):
                     self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
         await self._run(go)
 
@@ -254,6 +268,41 @@ class SqliteStore(EventStore):
 
     async def count_diverged(self) -> int:
         return int(await self._run(lambda: self._db.execute("SELECT COUNT(*) FROM diverged").fetchone()[0]))
+
+    # -- players -----------------------------------------------------------------------------
+    async def put_player(self, player: PlayerRecord) -> bool:
+        def go() -> bool:
+            cur = self._db.execute("INSERT OR IGNORE INTO players (id, name, created, key_hash) VALUES (?, ?, ?, ?)",
+                                   (player.id, player.name, player.created, player.key_hash))
+            return cur.rowcount == 1
+        return await self._run(go)
+
+    def _player(self, where: str, value: str) -> PlayerRecord | None:
+        row = self._db.execute(f"SELECT id, name, created, key_hash FROM players WHERE {where} = ?", (value,)).fetchone()
+        return PlayerRecord(*row) if row else None
+
+    async def get_player(self, player_id: str) -> PlayerRecord | None:
+        return await self._run(self._player, "id", player_id)
+
+    async def player_for_key(self, key_hash: str) -> PlayerRecord | None:
+        return await self._run(self._player, "key_hash", key_hash)
+
+    async def add_player_match(self, player_id: str, match_id: str, created: int) -> None:
+        await self._run(lambda: self._db.execute(
+            "INSERT OR IGNORE INTO player_matches (player, match, created) VALUES (?, ?, ?)",
+            (player_id, match_id, created)))
+
+    async def player_matches(self, player_id: str) -> list[str]:
+        return await self._run(lambda: [r[0] for r in self._db.execute(
+            "SELECT match FROM player_matches WHERE player = ? ORDER BY created DESC, match", (player_id,))])
+
+    async def add_finished(self, game: str, match_id: str, ts: int) -> None:
+        await self._run(lambda: self._db.execute(
+            "INSERT OR IGNORE INTO finished (game, match, ts) VALUES (?, ?, ?)", (game, match_id, ts)))
+
+    async def finished_matches(self, game: str) -> list[tuple[int, str]]:
+        return await self._run(lambda: [(r[0], r[1]) for r in self._db.execute(
+            "SELECT ts, match FROM finished WHERE game = ? ORDER BY ts, match", (game,))])
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:

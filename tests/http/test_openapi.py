@@ -55,6 +55,9 @@ SETUP = {
 }
 # The examples whose call carries a seat's token (security scheme seatToken), by seat.
 SEAT_TOKEN = {"replay_own_seat": 1}
+PLAYER = "pL4yEr9Ex4mp"  # the player id of SPEC 2.15's examples: replaced by a player of this server
+# The examples whose call carries that player's key (security scheme playerKey).
+PLAYER_KEY = {"me"}
 
 
 def document() -> dict[str, Any]:
@@ -173,7 +176,10 @@ def test_the_summary_and_create_schemas_have_the_fields_of_spec_2_1_and_2_4():
     assert "the create answer carries `spectator_key`" in " ".join(spec.split())
     later = {name for name, meaning in rows if meaning.startswith("only once finished")}
     assert later == {"seed", "bot_seed", "result"}
-    assert set(fields["required"]) == {name for name, _ in rows} - later - {"seq"}
+    # fields SPEC gives to one route only (`ratings`: the summary of one finished match, 2.16)
+    one_route = {name for name, meaning in rows if meaning.startswith("only in `GET")}
+    assert one_route == {"ratings"}
+    assert set(fields["required"]) == {name for name, _ in rows} - later - one_route - {"seq"}
     create = re.search(r"^### 2\.4 .*?\n\n(\| field .*?)\n\n", spec, re.S | re.M)
     assert create
     body = resolve(doc, doc["paths"]["/api/matches"]["post"]["requestBody"]["content"]["application/json"]["schema"])
@@ -265,6 +271,12 @@ class Matches:
         assert r.status_code == 201, r.text
         return r.json()["match"]
 
+    def player(self) -> dict[str, Any]:
+        """A new player of the server, with its key."""
+        r = self.http.post("/api/players", json={"name": "Ada"})
+        assert r.status_code == 201, r.text
+        return r.json()
+
     def take(self, match: str, seat: int) -> None:
         r = self.http.post(f"/api/matches/{match}/seats", json={"seat": seat, "name": f"p{seat}"})
         assert r.status_code == 201, r.text
@@ -331,6 +343,12 @@ def request_of(call: Call, matches: Matches) -> httpx.Request:
             assert body is not None
             body[1]["seq"] = match["seq"]
     headers: dict[str, str] = {}
+    if params.get("player") == PLAYER or call.name in PLAYER_KEY:
+        player = matches.player()
+        if params.get("player") == PLAYER:
+            params["player"] = player["player"]
+        if call.name in PLAYER_KEY:
+            headers["Authorization"] = f"Bearer {player['key']}"
     if call.name in SEAT_TOKEN:
         assert call.seat_token, f"{call.id}: its operation does not take a seat token"
         headers["Authorization"] = f"Bearer {matches.tokens[params['match']][SEAT_TOKEN[call.name]]}"

@@ -425,6 +425,55 @@ class StoreContract:
             await _until(lambda: bool(got) and got[-1] == 9)
             assert got == sorted(set(got)) and {3, 6, 9} <= set(got), got
 
+    # -- players --------------------------------------------------------------------------
+    async def test_players_are_kept_with_their_key_hash_and_ids_are_unique(self, store):
+        from service.store import PlayerRecord
+
+        alice = PlayerRecord(id="alice1", name="Alice", created=1000, key_hash="kh-a")
+        assert await store.put_player(alice)
+        assert not await store.put_player(PlayerRecord(id="alice1", name="Mallory", created=2000, key_hash="kh-m"))
+        assert await store.get_player("alice1") == alice
+        assert await store.player_for_key("kh-a") == alice
+        assert await store.player_for_key("kh-m") is None
+        assert await store.get_player("nobody") is None
+        app_user = PlayerRecord(id="chess-app:42", name="Bob", created=3000)
+        assert await store.put_player(app_user)
+        assert await store.get_player("chess-app:42") == app_user
+
+    async def test_a_seat_claim_keeps_its_player(self, store):
+        await store.create_match(record("pm"))
+        assert await store.claim_seat("pm", 1, "t1", "Alice", player="alice1")
+        assert await store.claim_seat("pm", 0, "t0", "guest")
+        seats = (await store.get_match("pm")).seats
+        assert [s.player for s in seats] == [None, "alice1", None]
+        await store.release_seat("pm", 1, "t1")
+        assert (await store.get_match("pm")).seats[1].player is None
+
+    async def test_player_matches_newest_first_and_once_each(self, store):
+        await store.add_player_match("alice1", "m-old", 1000)
+        await store.add_player_match("alice1", "m-new", 2000)
+        await store.add_player_match("alice1", "m-new", 2000)
+        await store.add_player_match("bob", "m-bob", 1500)
+        assert await store.player_matches("alice1") == ["m-new", "m-old"]
+        assert await store.player_matches("carol") == []
+
+    async def test_finished_matches_in_finish_order_per_game(self, store):
+        await store.add_finished("pixies", "zz", 2000)
+        await store.add_finished("pixies", "bb", 1000)
+        await store.add_finished("pixies", "aa", 2000)
+        await store.add_finished("pixies", "bb", 9999)  # indexed once: the first time stands
+        await store.add_finished("khan", "kk", 500)
+        assert await store.finished_matches("pixies") == [(1000, "bb"), (2000, "aa"), (2000, "zz")]
+        assert await store.finished_matches("khan") == [(500, "kk")]
+
+    async def test_the_start_commit_keeps_who_played_each_seat(self, store):
+        c = Commit(seq=1, seat=None, command={"type": "start"}, events=[], move_id="sys:start", ts=5,
+                   players=["alice1", None, "bot:strength-3"])
+        await store.append("mp", c)
+        assert (await store.read("mp")) == [c]
+        assert c.public()["players"] == ["alice1", None, "bot:strength-3"]
+        assert "players" not in commit(2).public()
+
 
 @contextlib.asynccontextmanager
 async def _tailing(store: EventStore, match_id: str, own: object) -> AsyncIterator[list[int]]:

@@ -110,10 +110,12 @@ def no_horizontal_scroll(page) -> bool:
 
 
 def create_in_lobby(page, base: str, game: str, players: int, options: str, name: str,
-                    delay: tuple[int, str] | None = None, selects: dict[str, str] | None = None) -> str:
+                    delay: tuple[int, str] | None = None, selects: dict[str, str] | None = None,
+                    bots: dict[int, int] | None = None) -> str:
     """Create a match from the lobby form and sit down in seat 0; returns the match id.
     `delay`: a spectator delay, (amount, "commits" or "seconds"); `selects`: more of the form's
-    choices, {selector: value} (who plays a seat, who may watch)."""
+    choices, {selector: value} (who plays a seat, who may watch); `bots`: seat -> the strength
+    of a server bot."""
     page.goto(base + "/web/")
     page.wait_for_selector("#create-match")
     page.fill("#my-name", name)
@@ -125,6 +127,8 @@ def create_in_lobby(page, base: str, game: str, players: int, options: str, name
         page.select_option("#new-delay-unit", delay[1])
     for selector, value in (selects or {}).items():
         page.select_option(selector, value)
+    for seat, strength in (bots or {}).items():
+        page.select_option(f"#new-bot-{seat}", str(strength))
     page.click("#create-match")
     page.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
     return re.search(r"#/match/([\w-]+)", page.url).group(1)

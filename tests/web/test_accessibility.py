@@ -103,3 +103,18 @@ def test_the_replay_and_a_fork_have_no_serious_violation(pages, api, axe_source)
     page.click("#replay-fork")
     page.wait_for_selector("button.take-seat")
     assert violations(page, axe_source) == []
+
+
+def test_my_matches_and_the_leaderboard_have_no_serious_violations(pages, api, axe_source):
+    page = pages.new("Ada")
+    page.goto(pages.base + "/web/#/me")
+    page.wait_for_selector("#become-player")
+    assert violations(page, axe_source) == []
+    page.fill("#player-name", "Ada")
+    page.click("#become-player-button")
+    page.wait_for_selector("#my-matches")
+    assert violations(page, axe_source) == []
+    page.goto(pages.base + "/web/#/leaderboard/pixies")
+    page.wait_for_selector("#leaderboard")
+    assert violations(page, axe_source) == []
+    assert pages.errors == []

@@ -605,25 +605,53 @@ class TeahouseClient:
         return await self._call("POST", "/api/matches", json=body)
 
     async def take_seat(self, match: str, seat: int | None = None, name: str | None = None,
-                        token: str | None = None) -> dict[str, Any]:
+                        token: str | None = None, player_key: str | None = None) -> dict[str, Any]:
         """Take a seat (the lowest free one when `seat` is None): {match, seat, token}. Keep the
         token: it is the only way to play the seat and is never shown again.
 
         The token is chosen here (or is `token`: 32 random bytes in base64url, or more), so the
         request is sent again, up to SEAT_RETRIES times a second apart, when the server cannot
         reach its store or the connection fails: a first try that took a seat is answered that
-        seat (SPEC 2.7). Other errors are raised at once (ServerError)."""
+        seat (SPEC 2.7). Other errors are raised at once (ServerError). With `player_key` (a
+        player key, or an app's signed token) the seat is the player's: the match's log records
+        it, and it counts in the player's history and ratings (SPEC 2.7, 2.15)."""
         token = token or secrets.token_urlsafe(32)
         path = f"/api/matches/{_q(match)}/seats"
+        body: dict[str, Any] = {"seat": seat, "name": name}
+        if player_key:
+            body["player_key"] = player_key
         for attempt in range(SEAT_RETRIES + 1):
             try:
-                return await self._call("POST", path, json={"seat": seat, "name": name},
-                                        headers={"Authorization": f"Bearer {token}"})
+                return await self._call("POST", path, json=body, headers={"Authorization": f"Bearer {token}"})
             except (ServerError, httpx.TransportError) as exc:
                 if attempt == SEAT_RETRIES or (isinstance(exc, ServerError) and exc.code != "store_unavailable"):
                     raise
             await asyncio.sleep(1.0)
         raise AssertionError("unreachable")
+
+    async def create_player(self, name: str) -> dict[str, Any]:
+        """Become a player: {player, name, created, key}. Keep `key` (a secret shown once): send
+        it as `player_key` to take seats as this player, and to read its private matches."""
+        return await self._call("POST", "/api/players", json={"name": name})
+
+    async def me(self, player_key: str) -> dict[str, Any]:
+        """The player a key (or an app's token) stands for: {player, name, created}."""
+        return await self._call("GET", "/api/players/me", headers=_bearer(player_key))
+
+    async def player(self, player: str) -> dict[str, Any]:
+        """A player's id, display name and creation time."""
+        return await self._call("GET", f"/api/players/{_q(player)}")
+
+    async def player_matches(self, player: str, offset: int = 0, limit: int = 50,
+                             player_key: str | None = None) -> dict[str, Any]:
+        """One page of a player's matches, those waiting on the player first (SPEC 2.15):
+        {player, total, offset, matches}. With the player's own key its private matches too."""
+        return await self._call("GET", f"/api/players/{_q(player)}/matches",
+                                params={"offset": offset, "limit": limit}, headers=_bearer(player_key))
+
+    async def leaderboard(self, game: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """A game's ratings, best first (SPEC 2.16): {game, total, offset, players}."""
+        return await self._call("GET", f"/api/games/{_q(game)}/leaderboard", params={"offset": offset, "limit": limit})
 
     async def match(self, match: str) -> dict[str, Any]:
         """One match's summary (SPEC 2.1)."""
@@ -692,6 +720,11 @@ class TeahouseClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _bearer(secret: str | None) -> dict[str, str]:
+    # Secrets travel in a header, never in a URL (logs and histories keep URLs).
+    return {"Authorization": f"Bearer {secret}"} if secret else {}
 
 
 def _q(part: str) -> str:

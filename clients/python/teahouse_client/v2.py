@@ -144,9 +144,12 @@ class Expander:
                 raise PatchError("an ack is [h, seq, id]")
             return {"type": "ack", "match": match, "seq": seq, "id": msg[2]}
         if kind == FINISHED:
-            if len(msg) != 4:
-                raise PatchError("a finished is [h, seq, result, seed]")
-            return {"type": "finished", "match": match, "seq": seq, "result": msg[2], "seed": msg[3]}
+            # (a rated match's rating changes follow as the extras map: [h, seq, result, seed, {...}])
+            if len(msg) not in (4, 5) or (len(msg) == 5 and not isinstance(msg[4], dict)):
+                raise PatchError("a finished is [h, seq, result, seed] or [h, seq, result, seed, extras]")
+            extras = {k: v for k, v in (msg[4] if len(msg) == 5 else {}).items()
+                      if k not in ("type", "match", "seq", "result", "seed")}
+            return {**extras, "type": "finished", "match": match, "seq": seq, "result": msg[2], "seed": msg[3]}
         return expand_patch(match, msg, self.tables[ref], self.sentences[ref])
 
 

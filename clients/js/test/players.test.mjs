@@ -1,0 +1,52 @@
+// Against a real server, when TEAHOUSE_URL names one (tests/web/test_js_sdk.py starts one and
+// runs this): a player made with its key, a seat taken as the player against a server bot, the
+// start commit naming both, and the finished match in the player's history and the leaderboard.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { ServerError, TeahouseClient } from "../teahouse.js";
+
+const URL_ = process.env.TEAHOUSE_URL;
+const skip = !URL_ ? "set TEAHOUSE_URL to a running server" : !globalThis.WebSocket ? "no global WebSocket (node --experimental-websocket)" : false;
+
+test("a JS player plays a rated match against a bot and finds it in its history and the leaderboard", { skip, timeout: 60000 }, async () => {
+  const client = new TeahouseClient(URL_, { encoding: "json" });
+  const made = await client.createPlayer("Jo");
+  assert.equal(made.name, "Jo");
+  assert.match(made.key, /^[A-Za-z0-9_-]{43}$/);
+  assert.deepEqual(await client.me(made.key), { player: made.player, name: "Jo", created: made.created });
+  assert.deepEqual(await client.player(made.player), { player: made.player, name: "Jo", created: made.created });
+  await assert.rejects(client.me("no-such-key"), (e) => e instanceof ServerError && e.code === "bad_player_key");
+
+  const m = await client.createMatch("pixies", 2, { bots: [{ seat: 1, strength: 0 }] });
+  const seat = await client.takeSeat(m.match, { playerKey: made.key });
+  const conn = await client.connect().open();
+  const game = await conn.join(m.match, seat.token);
+  const waiting = await client.playerMatches(made.player, { playerKey: made.key });
+  assert.equal(waiting.total, 1);
+  assert.equal(waiting.matches[0].state, "live");
+  for (;;) {
+    await game.waitFor((g) => g.over || g.myTurn, 30000);
+    if (game.over) break;
+    const seq = game.seq;
+    const moves = await conn.legalMoves(m.match);
+    await conn.move(m.match, moves[0]);
+    await game.waitFor((g) => g.seq > seq || g.over, 30000);
+  }
+  await conn.close();
+
+  await game.waitFor((g) => g.finished !== null, 10000);
+  const summary = await client.match(m.match);
+  assert.deepEqual(game.finished.ratings, summary.ratings); // a rated match's finished tells the changes
+  const log = await client.log(m.match);
+  assert.deepEqual(log.commits[0].players, [made.player, "bot:strength-0"]);
+  const history = await client.playerMatches(made.player, { limit: 10 });
+  assert.equal(history.matches[0].match, m.match);
+  assert.equal(history.matches[0].state, "finished");
+  assert.equal(history.matches[0].rating.player, made.player);
+  assert.equal(history.matches[0].rating.before, 1500);
+  const board = await client.leaderboard("pixies", { limit: 200 });
+  const ids = board.players.map((p) => p.player);
+  assert.ok(ids.includes(made.player) && ids.includes("bot:strength-0"));
+  assert.deepEqual(board.players.map((p) => p.rank), board.players.map((_, i) => i + 1));
+});
