@@ -174,7 +174,8 @@ class Server:
         if wrap:
             cmd = [*wrap, sys.executable, *cmd]
         # every benchmark client shares one address: the per-address limits would count them as one
-        env = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0", **os.environ}
+        env = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0",
+               "TEAHOUSE_LIVE_REPLAYS_PER_ADDRESS_PER_MINUTE": "0", **os.environ}
         # The venv may be shared by several checkouts, its editable install pointing at another
         # one: put this checkout first, so the server measured is the code next to this script.
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))

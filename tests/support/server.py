@@ -18,7 +18,8 @@ from tests.support.redis_server import free_port
 ROOT = Path(__file__).resolve().parents[2]
 # Every test client connects from 127.0.0.1: to the per-address limits a whole test run is one
 # client. They are off here unless a test sets them (tests/ops/test_operator_limits.py does).
-HARNESS_ENV = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0"}
+HARNESS_ENV = {"TEAHOUSE_MATCHES_PER_ADDRESS_PER_MINUTE": "0", "TEAHOUSE_CONNECTIONS_PER_ADDRESS": "0",
+               "TEAHOUSE_LIVE_REPLAYS_PER_ADDRESS_PER_MINUTE": "0"}
 
 
 class ServerProcess:
