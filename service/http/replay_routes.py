@@ -18,7 +18,7 @@ from service.http.readers import reader, seat_holder, spectator_key, visible_seq
 from service.http.summary import summary
 from service.match import record, replay
 from service.match.lobby import Lobby, LobbyError
-from service.match.narration import names_of, story
+from service.match.narration import names_of, sentences_entry, story
 from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
 
@@ -72,7 +72,7 @@ class ReplayRoutes:
         final = replay.state_at(rec, commits, len(commits))
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
-                     "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+                     "commits": [sentences_entry(c.public(), s["said"]) for c, s in zip(commits, said, strict=True)]})
 
     async def match_record(self, request: Request) -> Response:
         rec, commits = await self._finished(request, "the game record")
