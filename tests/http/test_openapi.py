@@ -48,7 +48,7 @@ SETUP = {
     "take_seat_second": "half", "take_seat_taken": "half",
     "take_seat_full": "live", "log_live": "live", "replay_live_seat": "live", "replay_own_seat": "live",
     "fork_live": "live",
-    "log": "finished", "replay": "finished", "replay_bad_seq": "finished", "fork": "finished",
+    "log": "finished", "record": "finished", "record_live": "live", "replay": "finished", "replay_bad_seq": "finished", "fork": "finished",
     "fork_bad_seq": "finished",
     "admin_export": "finished", "admin_delete": "fresh", "admin_delete_live": "live", "admin_unauthorized": "fresh",
 }
