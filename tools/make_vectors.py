@@ -200,7 +200,11 @@ def asyncapi_schemas() -> dict[str, Any]:
         "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200},
                                     "said": {"type": "boolean", "default": True,
                                              "description": "false: this connection's patches leave out said "
-                                                            "(SPEC 4.1), for a client that shows no sentences."}},
+                                                            "(SPEC 4.1), for a client that shows no sentences."},
+                                    "said_keys": {"type": "boolean", "default": False,
+                                                  "description": "true: this connection's patches carry said_keys "
+                                                                 "beside said (SPEC 3.14, 4.1): each sentence's "
+                                                                 "message key and parameters."}},
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq"), "ref": answer_ref},
@@ -249,7 +253,14 @@ def asyncapi_schemas() -> dict[str, Any]:
             "said": {"type": "array", "items": {"type": "string"},
                      "description": "The commit's sentences for people, in English; the same for every audience "
                                     "(SPEC section 5.3). Optional: clients that do not show words ignore it, "
-                                    "or say `said: false` in hello to get none."}},
+                                    "or say `said: false` in hello to get none."},
+            "said_keys": {"type": "array",
+                          "items": {"anyOf": [{"type": "null"}, {
+                              "type": "object", "required": ["key", "params"],
+                              "properties": {"key": {"type": "string"}, "params": {"type": "object"}}}]},
+                          "description": "Parallel to said: each sentence's message key and parameters, or null "
+                                         "(SPEC 3.14), to say it in the reader's language. Only on a connection "
+                                         "whose hello said `said_keys: true`, and only when some sentence has a key."}},
             "The change from seq - 1 to seq of the audience's document."),
         "ack": _obj("ack", ["match", "id", "seq"], {"match": match, "id": _ref("MoveId"), "seq": _ref("Seq")},
                     "The move is commit seq."),
