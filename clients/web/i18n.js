@@ -66,6 +66,10 @@ export async function useLanguage(l, remember = true) {
   lang = want;
   if (remember) localStorage.setItem(STORE_KEY, want);
   document.documentElement.lang = want;
+  if (want.startsWith("zh") && !document.getElementById("cjk-font")) {
+    const link = Object.assign(document.createElement("link"), { id: "cjk-font", rel: "stylesheet", href: "/web/cjk.css" });
+    document.head.append(link);
+  }
   translateStatic(document);
   for (const fn of listeners) fn(want);
 }

@@ -91,12 +91,13 @@ def pages(browser, web_server: ServerProcess):
 
 
 def seq_of(page) -> int:
-    return int(page.locator("#seq").inner_text().split()[-1])
+    # the badge's words are the reader's language; its data-seq is the number
+    return int(page.locator("#seq").get_attribute("data-seq"))
 
 
 def wait_seq(page, at_least: int, timeout: int = TIMEOUT_MS) -> None:
     page.wait_for_function(
-        "n => { const el = document.querySelector('#seq'); return el && Number(el.textContent.split(' ').pop()) >= n }",
+        "n => { const el = document.querySelector('#seq'); return el && el.dataset.seq !== undefined && Number(el.dataset.seq) >= n }",
         arg=at_least, timeout=timeout)
 
 
