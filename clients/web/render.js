@@ -147,11 +147,18 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** The colours of the seats' pieces on every board, seat 0 first. */
-export const SEAT_COLOURS = ["#1f4e9c", "#e8e2d0", "#c0392b", "#2e8b57", "#8e44ad"];
-export const SEAT_INK = ["#fff", "#222", "#fff", "#fff", "#fff"];
+/** The colours of the seats' pieces on every board, seat 0 first: every pair stays apart for
+ * readers with protanopia, deuteranopia or tritanopia too (tests/web/test_seat_palette.py
+ * simulates each and measures CIEDE2000), and none is pale enough to vanish on a light map. */
+export const SEAT_COLOURS = ["#1f4e9c", "#e69f00", "#56b4e9", "#7a4b00", "#222222"];
+/** The ink drawn on each seat's colour (contrast 4.5:1 or more). */
+export const SEAT_INK = ["#fff", "#222", "#222", "#fff", "#fff"];
+/** Each seat's mark, drawn on its colour where there is room: a shape tells seats apart
+ * without any colour at all. */
+export const SEAT_MARKS = ["●", "▲", "■", "◆", "★"];
 
-/** A small swatch of a seat's colour, for legends and player panels. */
+/** A small swatch of a seat's colour with its mark, for legends and player panels. */
 export function seatSwatch(seat) {
-  return h("span.swatch", { style: `background: ${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`, "aria-hidden": "true" });
+  const i = seat % SEAT_COLOURS.length;
+  return h("span.swatch.seat-mark", { style: `background: ${SEAT_COLOURS[i]}; color: ${SEAT_INK[i]}`, "aria-hidden": "true" }, SEAT_MARKS[i]);
 }
