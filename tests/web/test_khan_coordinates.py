@@ -1,0 +1,33 @@
+"""Khan's coordinates (docs/games/khan.md): a cell is its column letter and row number, A1 at the
+north-west. The map draws them along its edges, and a cell's name on the map is the name the
+log's sentences and the move labels give it."""
+
+from __future__ import annotations
+
+from service.games.khan.narrate import cell_name
+from tests.web.conftest import DESKTOP
+
+
+def test_the_map_draws_and_says_the_coordinates_the_log_uses(pages, api):
+    created = api.post("/api/matches", json={"game": "khan", "players": 3, "bots": [{"seat": 1, "strength": 0}, {"seat": 2, "strength": 0}]})
+    assert created.status_code == 201, created.text
+    match = created.json()["match"]
+    api.post(f"/api/matches/{match}/seats", json={"name": "Ada", "seat": 0})
+    page = pages.new("khan-coords", DESKTOP)
+    page.goto(f"{pages.base}/web/#/match/{match}")
+    page.wait_for_selector("svg.k-map .k-cell")
+    rows = api.get(f"/api/matches/{match}/reference").json()["reference"]["board"]["rows"]
+    top = page.eval_on_selector_all("svg.k-map .k-coords text[text-anchor=middle]", "els => els.map((e) => e.textContent)")
+    left = page.eval_on_selector_all("svg.k-map .k-coords text[text-anchor=end]", "els => els.map((e) => e.textContent)")
+    assert top == [chr(ord("A") + c) for c in range(len(rows[0]))]
+    assert left == [str(r + 1) for r in range(len(rows))]
+    # every cell on the map is named as the server's sentences name it ("C9 (tundra)")
+    labels = page.eval_on_selector_all("svg.k-map rect.k-cell", "els => els.map((e) => [e.getAttribute('data-pick'), e.getAttribute('aria-label')])")
+    assert len(labels) > 100
+    for token, label in labels:
+        r, c = (int(x) for x in token.removeprefix("cell:").split(","))
+        name = cell_name([r, c])
+        coordinate, _, region = name.partition(" (")
+        assert label.startswith(f"{coordinate}: "), (token, label, name)
+        assert region.rstrip(")").lower() in label.lower(), (token, label, name)
+    assert not pages.errors, pages.errors
