@@ -4,17 +4,11 @@ labels say "P07 (心)", so the board prints P07 on that slot."""
 from __future__ import annotations
 
 from service.games.hieroglyphs.narrate import cell_name
-from tests.web.conftest import DESKTOP
+from tests.web.conftest import DESKTOP, match_against_bots
 
 
 def test_every_slot_shows_the_name_the_log_gives_it(pages, api):
-    info = {g["id"]: g for g in api.get("/api/games").json()}["hieroglyphs"]
-    players = info["min_players"]
-    created = api.post("/api/matches", json={"game": "hieroglyphs", "players": players,
-                                             "bots": [{"seat": s, "strength": 0} for s in range(1, players)]})
-    assert created.status_code == 201, created.text
-    match = created.json()["match"]
-    api.post(f"/api/matches/{match}/seats", json={"name": "Ada", "seat": 0})
+    match = match_against_bots(api, "hieroglyphs")
     page = pages.new("hieroglyphs-slots", DESKTOP)
     page.goto(f"{pages.base}/web/#/match/{match}")
     page.wait_for_selector(".h-board .h-cell.h-slot")

@@ -5,14 +5,11 @@ log's sentences and the move labels give it."""
 from __future__ import annotations
 
 from service.games.khan.narrate import cell_name
-from tests.web.conftest import DESKTOP
+from tests.web.conftest import DESKTOP, match_against_bots
 
 
 def test_the_map_draws_and_says_the_coordinates_the_log_uses(pages, api):
-    created = api.post("/api/matches", json={"game": "khan", "players": 3, "bots": [{"seat": 1, "strength": 0}, {"seat": 2, "strength": 0}]})
-    assert created.status_code == 201, created.text
-    match = created.json()["match"]
-    api.post(f"/api/matches/{match}/seats", json={"name": "Ada", "seat": 0})
+    match = match_against_bots(api, "khan", 3)
     page = pages.new("khan-coords", DESKTOP)
     page.goto(f"{pages.base}/web/#/match/{match}")
     page.wait_for_selector("svg.k-map .k-cell")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import PHONE, SHOTS, TIMEOUT_MS, make_one_move, wait_seq
+from tests.web.conftest import PHONE, SHOTS, make_one_move, wait_seq
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 LOCALES = WEB / "locales"
@@ -91,13 +91,7 @@ def test_every_key_the_client_names_is_in_the_english_catalogue():
 
 
 def phone(pages, name: str, locale: str = "en-US"):
-    ctx = pages.browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale=locale)
-    ctx.set_default_timeout(TIMEOUT_MS)
-    pages.contexts.append(ctx)
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: pages.errors.append(f"{name}: {e}"))
-    page.on("console", lambda m: m.type == "error" and pages.errors.append(f"{name} console: {m.text}"))
-    return page
+    return pages.new(name, PHONE, has_touch=True, is_mobile=True, locale=locale)
 
 
 def shown_text(page) -> str:

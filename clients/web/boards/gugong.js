@@ -97,7 +97,7 @@ function finalTable(bd, ctx) {
       h("td", {}, seatSwatch(s), seatLabel(s, ctx.names)),
       cols.map(([k]) => h("td.num", {}, b[k] ? `+${b[k]}` : "0")),
       h("td.num", {}, h("strong", {}, String(b.vp))),
-      h("td", {}, b.eligible ? "yes" : "no: cannot win")))));
+      h("td", {}, b.eligible ? "yes" : "no: cannot win"))))));
 }
 
 function cardText(c) {
