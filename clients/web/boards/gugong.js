@@ -71,7 +71,7 @@ const END_WORDS = {
   per_token_value: (e) => `${e.vp} VP for each point your travel tokens are worth`,
 };
 // The harbour rewards (the board's reward slots), as a player reads them.
-const REWARD_NAME = { VP4: "4 VP", CARD: "a gift card", FOREMAN: "the Foreman" };
+const REWARD_NAME = { VP4: "4 VP", CARD: "gift card", FOREMAN: "Foreman" };
 
 function decreeText(id) {
   const d = decreeRef(id);
@@ -207,10 +207,10 @@ function canal(view, ctx) {
       ports.map((b, i) => {
         const port = routes[r]?.[i] ?? {};
         const id = `${r}${i + 1}`;
-        const label = `${port.name ?? id} (${id})` + (port.reward ? `, reward ${port.reward}` : "") +
+        const label = `${port.name ?? id} (${id})` + (port.reward ? `, reward ${REWARD_NAME[port.reward] ?? port.reward}` : "") +
           (b ? `: a boat of ${who(b.owner, ctx)} with ${b.cubes} servant(s)${b.foreman ? " and the Foreman" : ""}` : ": empty");
         return h("div.port", { "data-pick": `boat:${id}`, "data-port": id, "aria-label": label, title: label },
-          h("span.port-name", {}, port.name ?? id), h("span.port-reward", {}, port.reward ?? "start"),
+          h("span.port-name", {}, port.name ?? id), h("span.port-reward", {}, port.reward ? REWARD_NAME[port.reward] ?? port.reward : "start"),
           b ? h("span.boat", { style: `background: ${SEAT_COLOURS[b.owner]}; color: ${SEAT_INK[b.owner]}` },
             `boat ${b.cubes}${b.foreman ? "+F" : ""}`) : h("span.muted", {}, "·"));
       }))));
@@ -312,7 +312,7 @@ export default {
       case "boat": return `boat at ${a}`;
       case "to": return `move a boat to ${a}`;
       case "city": return `travel to ${cityName(a)}` + (view.map?.[a] ? ` (${TOKEN_NAME[view.map[a].type] ?? view.map[a].type})` : "");
-      case "reward": return `reward ${a}`;
+      case "reward": return `reward: ${REWARD_NAME[a] ?? a}`;
       case "down": return `Intrigue down ${a}`;
       case "die": return `set die ${Number(a) + 1}`;
       case "face": return `to ${a}`;
