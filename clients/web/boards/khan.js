@@ -11,6 +11,7 @@
 //   pass, consent:yes, consent:no
 // Khan offers ~2,000 legal moves a turn (mostly invasions of choice): paths are plain string
 // arrays and drawing reads only the picker's `next` set, never the move list.
+import { tOr } from "../i18n.js";
 import { h, seatLabel, SEAT_COLOURS, svg } from "../render.js";
 
 const CELL = 40;
@@ -51,9 +52,9 @@ function placeShape(shape, anchor) {
   return cells.map(([r, c]) => [r - fr + anchor[0], c - fc + anchor[1]]);
 }
 
+/** A terrain's name in the reader's language (the catalogue's), else the reference's. */
 function regionName(letter) {
-  if (letter === "R") return "river";
-  return REF.regions[letter] ?? letter;
+  return tOr(`khan.terrain.${letter}`, {}, letter === "R" ? "river" : REF.regions[letter] ?? letter);
 }
 
 function backgroundName(bg) {
