@@ -709,7 +709,8 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
         rec.keep("view_waiting", "server", a.expect("view", "presence")[0],
                  "full document of seat 0 before the match starts (seq 0)")
 
-        s.send({"type": "hello"})
+        rec.keep("hello_said_keys", "client", s.send({"type": "hello", "said_keys": True}),
+                 "a session whose patches carry each sentence's message key too (SPEC 3.14)")
         s.expect("welcome")
         rec.keep("spectate", "client", s.send({"type": "spectate", "match": MATCH}), "watch the match as a spectator")
         s.expect("view", "presence")
@@ -754,7 +755,8 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
             rec.keep("ack", "server", ack, "the move a-1 is commit 2")
             b.expect("patch")
             rec.keep("patch_spectator", "server", s.expect("patch")[0],
-                     "the spectator's patch for commit 2: its own ops, the same sentences in said")
+                     "the spectator's patch for commit 2: its own ops, the same sentences in said, and (its hello "
+                     "asked for them) their message keys in said_keys")
             a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
             rec.keep("ack_retry", "server", a.expect("ack")[0],
                      "the same move id again: the same ack, nothing committed")
