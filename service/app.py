@@ -27,8 +27,9 @@ from service.http.replay_routes import ReplayRoutes
 from service.http.summary import summary
 from service.match import retention
 from service.match.lobby import Lobby
-from service.ops import logs, pauses
+from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
+from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
 from service.store import EventStore, open_store
 from service.ws.address_limits import ConnectionCounts
@@ -45,11 +46,16 @@ class Node:
         self.given, self.store_url, self.limits = store, store_url, limits
         self.connections = connections
         self._lobby: Lobby | None = None
+        self._durability: DurabilityCheck | None = None
 
     def lobby(self) -> Lobby:
         """The lobby, from the lifespan's start to its end: the routes only run in between."""
         assert self._lobby is not None, "the app's lifespan has not started"
         return self._lobby
+
+    def durability(self) -> DurabilityCheck:
+        assert self._durability is not None, "the app's lifespan has not started"
+        return self._durability
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -60,10 +66,13 @@ class Node:
         lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds)
         lobby.start()
         logs.set_node(lobby.node)
+        durability = self._durability = DurabilityCheck(s)
+        await durability.start(lim.ready_deadline_s)
         watch_gauges(lobby)
         pauses.settle_gc()
         watch = pauses.PauseWatch()
         watch.start()
+        publishing = asyncio.create_task(metrics.publish_forever(), name="metrics") if metrics.SHARED_DIR else None
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, lobby.forget),
             name="retention") if lim.retention_days else None
@@ -72,7 +81,12 @@ class Node:
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
+        if publishing is not None:
+            publishing.cancel()
+            await asyncio.gather(publishing, return_exceptions=True)
+            metrics.retire()
         await watch.close()
+        await durability.close()
         await lobby.close()
         bot_pool.shutdown()
         if self.given is None:
@@ -85,7 +99,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     connections = ConnectionCounts(lim.connections_per_address)
     node = Node(store, store_url, lim, connections)
     lobby = node.lobby
-    health = HealthRoutes(lobby, lim)
+    health = HealthRoutes(lobby, lim, node.durability)
     matches = LobbyRoutes(lobby, lim, static.view_schemas())
 
     routes = [

@@ -29,7 +29,7 @@ export function pixiesCard(id, attrs = {}) {
   if (c.spirals) marks.push(h("span.sp", { title: t("pixies.spirals_title", { count: c.spirals }) }, `✦${c.spirals}`));
   if (c.crosses) marks.push(h("span.cr", { title: t("pixies.crosses_title", { count: c.crosses }) }, ` ✕${c.crosses}`));
   const cond = c.condition?.colour;
-  if (cond) marks.push(h("span.cond", { title: t("pixies.condition_title", { colour: colour(cond) }), style: `color: var(--${cond}-text, var(--ink))` }, `★${cond[0].toUpperCase()}`));
+  if (cond) marks.push(h("span.cond", { title: t("pixies.condition_title", { colour: colour(cond) }), style: `color: var(--${cond}-ink)` }, `★${cond[0].toUpperCase()}`));
   return h(`div.card.c-${c.colour}`, { title: `${id}: ${describe(id)}`, "aria-label": `${id}: ${describe(id)}`, "data-card": id, ...attrs },
     h("span.n", {}, String(c.number)), h("span.id", {}, id), h("span.marks", {}, marks));
 }
