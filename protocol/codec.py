@@ -14,6 +14,9 @@ from protocol.errors import ProtocolError
 # A wire name's prefix for a connection whose `hello` said `"said": false` (SPEC 4.1): its
 # patches leave out the commit's sentences (service.match.projection.Frame); it encodes alike.
 QUIET = "quiet."
+# ...and for one whose `hello` said `"said_keys": true` (SPEC 3.14): its patches carry the
+# sentences' message keys too, for a client that says them in its reader's language.
+KEYED = "keyed."
 
 # Integers fit in 64 bits (SPEC 1.2): from -2**63 to 2**64 - 1, the range msgpack holds.
 INT_MIN, INT_MAX = -(2 ** 63), 2 ** 64 - 1
@@ -46,9 +49,11 @@ def loads_json(data: bytes | str) -> Any:
 def encode(message: Any, encoding: str) -> bytes:
     """`encoding` is a wire name: msgpack or json, prefixed `v2.` for protocol v2 (whose
     compact values have integer map keys: JSON writes them as decimal strings), and perhaps
-    `quiet.` before that."""
+    `quiet.` or `keyed.` before that."""
     if encoding.startswith(QUIET):
         encoding = encoding[len(QUIET):]
+    elif encoding.startswith(KEYED):
+        encoding = encoding[len(KEYED):]
     if encoding.endswith("msgpack"):
         data = msgpack.packb(message, use_bin_type=True)
         if type(message) is list and encoding.startswith("v2."):

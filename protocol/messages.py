@@ -16,7 +16,7 @@ TOKEN_MAX = 128
 
 # field -> (accepted types, required). bool is excluded from int explicitly below.
 _CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"client": ((str,), False), "said": ((bool,), False)},
+    "hello": {"client": ((str,), False), "said": ((bool,), False), "said_keys": ((bool,), False)},
     "join": {"match": ((str,), True), "token": ((str,), True), "since": ((int,), False), "ref": ((str,), False)},
     "spectate": {"match": ((str,), True), "since": ((int,), False), "ref": ((str,), False), "key": ((str,), False)},
     "leave": {"match": ((str,), True)},
@@ -98,9 +98,12 @@ def view(match: str, seq: int, seat: int | None, doc: dict[str, Any]) -> Message
     return {"type": "view", "match": match, "seq": seq, "seat": seat, "doc": doc}
 
 
-def patch(match: str, seq: int, ops: list[dict[str, Any]], said: list[str] | None = None) -> Message:
-    """`said`: the commit's sentences for people (SPEC §5.3), the same for every audience."""
-    return {"type": "patch", "match": match, "seq": seq, "ops": ops, **({} if said is None else {"said": said})}
+def patch(match: str, seq: int, ops: list[dict[str, Any]], said: list[str] | None = None,
+          said_keys: list[dict[str, Any] | None] | None = None) -> Message:
+    """`said`: the commit's sentences for people (SPEC §5.3), the same for every audience;
+    `said_keys`: their message keys and parameters, parallel to them (SPEC 3.14), if any."""
+    return {"type": "patch", "match": match, "seq": seq, "ops": ops, **({} if said is None else {"said": said}),
+            **({} if said_keys is None or said is None else {"said_keys": said_keys})}
 
 
 def ack(match: str, move_id: str, seq: int) -> Message:

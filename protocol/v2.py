@@ -320,12 +320,23 @@ def compact_patch(ref: int, seq: int, message: dict[str, Any], table: KeyTable,
 
 
 def without_said(compact: list[Any], message: dict[str, Any]) -> list[Any]:
-    """The compact patch `compact` (of the v1 `message`) without its `said` element, for a
-    connection that asked for no sentences (SPEC 4.1)."""
+    """The compact patch `compact` (of the v1 `message`) without its `said` element, nor the
+    sentences' message keys (`said_keys`, in the extras map), for a connection that asked for
+    no sentences (SPEC 4.1)."""
     if message.get("said") is None:
         return compact
-    at = len(compact) - 1 - (not message.keys() <= _PATCH_FIELDS)  # before the extras map
-    return compact[:at] + compact[at + 1:]
+    extras = not message.keys() <= _PATCH_FIELDS
+    at = len(compact) - 1 - extras  # before the extras map
+    return without_keys(compact[:at] + compact[at + 1:], message)
+
+
+def without_keys(compact: list[Any], message: dict[str, Any]) -> list[Any]:
+    """The compact patch `compact` without the sentences' message keys (`said_keys`, in the
+    extras map), for a connection that did not ask for them (SPEC 3.14)."""
+    if "said_keys" not in message or not isinstance(compact[-1], dict) or "said_keys" not in compact[-1]:
+        return compact
+    rest = {k: v for k, v in compact[-1].items() if k != "said_keys"}
+    return compact[:-1] + ([rest] if rest else [])
 
 
 def compact_ack(ref: int, seq: int, move_id: str) -> list[Any]:

@@ -200,7 +200,11 @@ def asyncapi_schemas() -> dict[str, Any]:
         "hello": _obj("hello", [], {"client": {"type": "string", "maxLength": 200},
                                     "said": {"type": "boolean", "default": True,
                                              "description": "false: this connection's patches leave out said "
-                                                            "(SPEC 4.1), for a client that shows no sentences."}},
+                                                            "(SPEC 4.1), for a client that shows no sentences."},
+                                    "said_keys": {"type": "boolean", "default": False,
+                                                  "description": "true: this connection's patches carry said_keys "
+                                                                 "beside said (SPEC 3.14, 4.1): each sentence's "
+                                                                 "message key and parameters."}},
                       "The first message of a session. Answered by welcome."),
         "join": _obj("join", ["match", "token"], {"match": match, "token": {"type": "string", "maxLength": TOKEN_MAX},
                                                   "since": _ref("Seq"), "ref": answer_ref},
@@ -249,7 +253,14 @@ def asyncapi_schemas() -> dict[str, Any]:
             "said": {"type": "array", "items": {"type": "string"},
                      "description": "The commit's sentences for people, in English; the same for every audience "
                                     "(SPEC section 5.3). Optional: clients that do not show words ignore it, "
-                                    "or say `said: false` in hello to get none."}},
+                                    "or say `said: false` in hello to get none."},
+            "said_keys": {"type": "array",
+                          "items": {"anyOf": [{"type": "null"}, {
+                              "type": "object", "required": ["key", "params"],
+                              "properties": {"key": {"type": "string"}, "params": {"type": "object"}}}]},
+                          "description": "Parallel to said: each sentence's message key and parameters, or null "
+                                         "(SPEC 3.14), to say it in the reader's language. Only on a connection "
+                                         "whose hello said `said_keys: true`, and only when some sentence has a key."}},
             "The change from seq - 1 to seq of the audience's document."),
         "ack": _obj("ack", ["match", "id", "seq"], {"match": match, "id": _ref("MoveId"), "seq": _ref("Seq")},
                     "The move is commit seq."),
@@ -702,7 +713,8 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
         rec.keep("view_waiting", "server", a.expect("view", "presence")[0],
                  "full document of seat 0 before the match starts (seq 0)")
 
-        s.send({"type": "hello"})
+        rec.keep("hello_said_keys", "client", s.send({"type": "hello", "said_keys": True}),
+                 "a session whose patches carry each sentence's message key too (SPEC 3.14)")
         s.expect("welcome")
         rec.keep("spectate", "client", s.send({"type": "spectate", "match": MATCH}), "watch the match as a spectator")
         s.expect("view", "presence")
@@ -747,7 +759,8 @@ def _session(rec: Recorder, http: Any, ws_url: str) -> None:
             rec.keep("ack", "server", ack, "the move a-1 is commit 2")
             b.expect("patch")
             rec.keep("patch_spectator", "server", s.expect("patch")[0],
-                     "the spectator's patch for commit 2: its own ops, the same sentences in said")
+                     "the spectator's patch for commit 2: its own ops, the same sentences in said, and (its hello "
+                     "asked for them) their message keys in said_keys")
             a.send({"type": "move", "match": MATCH, "id": "a-1", "command": legal["moves"][0]})
             rec.keep("ack_retry", "server", a.expect("ack")[0],
                      "the same move id again: the same ack, nothing committed")

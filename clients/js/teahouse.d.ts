@@ -132,6 +132,13 @@ export function deepEqual(a: unknown, b: unknown): boolean;
 export type ChangeReason = "view" | "patch" | "presence" | "clock" | "finished" | "lost";
 
 /** One match as this connection's audience sees it. */
+/** A sentence's message key and parameters (SPEC 3.14): a client with a catalogue entry for
+ * `key` says it in its reader's language; a parameter may itself be {key, params, text}. */
+export interface SaidKey {
+  key: string;
+  params: Record<string, unknown>;
+}
+
 export class MatchView {
   constructor(conn: Connection, match: string, seat: number | null, token: string | null);
   conn: Connection;
@@ -148,7 +155,9 @@ export class MatchView {
   /** The latest commit's sentences (SPEC 3.14). */
   said: string[];
   /** {seq, said} of each commit seen live on this connection. */
-  story: { seq: number; said: string[] }[];
+  story: { seq: number; said: string[]; saidKeys: (SaidKey | null)[] }[];
+  /** Parallel to `said`: each sentence's message key and parameters (SPEC 3.14), or null. */
+  saidKeys: (SaidKey | null)[];
   resyncs: number;
   readonly view: { [key: string]: Json };
   readonly status: MatchStatus;
@@ -185,6 +194,8 @@ export interface ConnectionOptions {
   timeout?: number;
   /** false: the server leaves the commits' sentences out of patches (SPEC 4.1). */
   said?: boolean;
+  /** true: patches carry each sentence's message key and parameters too (SPEC 3.14): `MatchView.saidKeys`. */
+  saidKeys?: boolean;
   /** false: moves carry no `at`, so a move is never refused as stale. */
   at?: boolean;
 }
@@ -197,6 +208,7 @@ export class Connection {
   version: ProtocolVersion;
   subprotocol: string;
   said: boolean;
+  saidKeys: boolean;
   at: boolean;
   timeout: number;
   matches: Map<string, MatchView>;

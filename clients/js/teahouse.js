@@ -251,7 +251,9 @@ export function deepEqual(a, b) {
 
 /**
  * Read `doc`, `view`, `status`, `seq`, `presence`, `finished`, `deadline` (the turn clock),
- * `said` (the latest commit's sentences for people, SPEC §3.14) and `story` ([{seq, said}] of
+ * `said` (the latest commit's sentences for people, SPEC §3.14), `saidKeys` (parallel to `said`:
+ * each sentence's message key and parameters, {key, params}, or null; to say it in the reader's
+ * language) and `story` ([{seq, said, saidKeys}] of
  * every commit seen live; for earlier ones read `client.replay(match).log`).
  * Subscribe with `onChange(fn)` (fn gets the reason: "view", "patch", "presence", "clock",
  * "finished", "lost", then this view, then on "patch" the commit's sentences), or await
@@ -270,7 +272,8 @@ export class MatchView {
     this.finished = null;
     this.deadline = null; // the turn clock: ms since the epoch when the seats to act run out, or null
     this.said = []; // the latest commit's sentences (SPEC §3.14)
-    this.story = []; // {seq, said} of each commit seen live on this connection
+    this.saidKeys = []; // parallel to said: {key, params} of each sentence, or null (SPEC §3.14)
+    this.story = []; // {seq, said, saidKeys} of each commit seen live on this connection
     this.resyncs = 0;
     this._resyncRef = null; // the ref of the resync asked and not answered; further gaps wait for it
     this._listeners = new Set();
@@ -348,7 +351,9 @@ export class MatchView {
     }
     this.seq = msg.seq;
     this.said = Array.isArray(msg.said) ? msg.said.map(String) : [];
-    this.story.push({ seq: msg.seq, said: this.said });
+    const keys = Array.isArray(msg.said_keys) ? msg.said_keys : [];
+    this.saidKeys = this.said.map((_, i) => (keys[i] && typeof keys[i].key === "string" ? keys[i] : null));
+    this.story.push({ seq: msg.seq, said: this.said, saidKeys: this.saidKeys });
     this._emit("patch", this.said);
   }
 
@@ -368,10 +373,12 @@ export class MatchView {
 export class Connection {
   // `said: false` asks the server to leave the commits' sentences out of patches (SPEC 4.1):
   // for a client that does not show them (a bot, a load generator); `MatchView.said` stays empty.
+  // `saidKeys: true` asks for each sentence's message key and parameters too (SPEC 3.14), to say
+  // them in the reader's language: `MatchView.saidKeys`.
   // `at: false` sends moves without `at` (the seq of the document a move was decided on), so
   // that a move is never refused as stale.
   constructor(wsUrl, { WebSocket: impl, encoding = "json", version = PROTOCOL_VERSION, clientName = CLIENT_NAME,
-    timeout = 30000, said = true, at = true } = {}) {
+    timeout = 30000, said = true, saidKeys = false, at = true } = {}) {
     if (!(encoding in SUBPROTOCOL)) throw new Error(`unknown encoding ${encoding}; use json or msgpack`);
     if (!(version in SUBPROTOCOLS)) throw new Error(`unknown protocol version ${version}; use 1 or 2`);
     this.wsUrl = wsUrl;
@@ -381,6 +388,7 @@ export class Connection {
     this._expander = null; // v2: one per socket
     this.clientName = clientName;
     this.said = said;
+    this.saidKeys = saidKeys;
     this.at = at;
     this.timeout = timeout;
     // Whether this server ends its answers with a presence carrying `reply` (known from the first
@@ -434,7 +442,7 @@ export class Connection {
     ws.onmessage = (ev) => this._onFrame(ev.data);
     ws.onerror = () => {};
     ws.onclose = (ev) => this._onSocketClosed(ev);
-    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName, ...(this.said ? {} : { said: false }) }, ["hello"]);
+    this.welcome = await this._request("welcome", { type: "hello", client: this.clientName, ...(this.said ? {} : { said: false }), ...(this.said && this.saidKeys ? { said_keys: true } : {}) }, ["hello"]);
     return this;
   }
 

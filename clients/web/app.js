@@ -11,6 +11,7 @@ import { boardFor, loadBoard } from "./boards/index.js";
 import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
+import { language, languageSwitch, list, missingKeys, onLanguage, startI18n, t, tOr } from "./i18n.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 
 const client = new TeahouseClient();
@@ -71,8 +72,6 @@ function toast(text, kind = "info") {
   toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 6000 : 3000);
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 function explain(err) {
   if (err instanceof ServerError) return `${err.serverMessage} (${err.code})`;
   return err?.message ?? String(err);
@@ -109,8 +108,9 @@ async function games() {
   return gamesCache;
 }
 
+/** A game's name in the reader's language (the catalogue's), else the server's. */
 function gameName(id) {
-  return gamesCache?.find((g) => g.id === id)?.name ?? id;
+  return tOr(`game.${id}.name`, {}, gamesCache?.find((g) => g.id === id)?.name ?? id);
 }
 
 function names(summary) {
@@ -125,7 +125,7 @@ async function loadReference(summary) {
     board.setReference(reference);
     return reference;
   } catch (err) {
-    toast(`No reference data: ${explain(err)}`, "error"); // the board still draws what it can
+    toast(t("error.no_reference", { why: explain(err) }), "error"); // the board still draws what it can
     return {};
   }
 }
@@ -147,7 +147,7 @@ async function route() {
   // A spectator link (…?key=K) of a private match: the key is kept for every screen of it.
   const matchOf = parts[0] === "m" ? (parts[1] ?? "").split("@")[0] : parts[1];
   if (params.get("key") && matchOf) store.addKey(matchOf, params.get("key"));
-  fill(app, h("p.muted", {}, "Loading…"));
+  fill(app, h("p.muted", {}, t("common.loading")));
   try {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
     else if (parts[0] === "replay" && parts[1]) cleanup = await replayScreen(parts[1], params);
@@ -156,8 +156,8 @@ async function route() {
     else if (parts[0] === "leaderboard") cleanup = await leaderboardScreen(app, client, playerContext(), parts[1]);
     else cleanup = await lobbyScreen();
   } catch (err) {
-    fill(app, h("div.panel", {}, h("h2", {}, "Something went wrong"), h("p", {}, explain(err)),
-      h("a.button", { href: "#/" }, "Back to the lobby")));
+    fill(app, h("div.panel", {}, h("h2", {}, t("error.title")), h("p", {}, explain(err)),
+      h("a.button", { href: "#/" }, t("common.back_to_lobby"))));
   }
 }
 
@@ -170,16 +170,15 @@ function playerContext() {
 // -- lobby --------------------------------------------------------------------------------------
 
 // The server's bot strengths (docs/bots.md), for the lobby's seat pickers.
-const BOT_STRENGTHS = [[0, "random"], [1, "greedy"], [2, "search, quick"], [3, "search (default)"],
-  [4, "search, strong"], [5, "search, strongest"]];
+const BOT_STRENGTHS = [0, 1, 2, 3, 4, 5];
 
 async function lobbyScreen() {
-  document.title = "Teahouse — lobby";
+  document.title = t("lobby.title");
   const list = await games();
-  const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}–${g.max_players} players)`)));
+  const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, t("lobby.game_option", { game: gameName(g.id), min: g.min_players, max: g.max_players }))));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
-  const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono" });
-  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
+  const options = h("input", { id: "new-options", name: "options", placeholder: t("lobby.options_placeholder"), style: "width: 14rem", class: "mono" });
+  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: t("lobby.clock_none"), style: "width: 5.5rem", title: t("lobby.clock_title") });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   // A spectator delay the server enforces (SPEC 2.4): the public sees the match N commits or T s late.
   const delay = h("input", { id: "new-delay", type: "number", name: "spectator_delay", min: 1, placeholder: "none", style: "width: 5rem",
@@ -198,11 +197,11 @@ async function lobbyScreen() {
     const n = Number(players.value) || 0;
     while (seatPickers.length < n) {
       const i = seatPickers.length;
-      seatPickers.push(h("select", { id: `new-bot-${i}`, "data-seat": i, "aria-label": `who plays seat ${i}` },
-        h("option", { value: "" }, "a person"),
-        BOT_STRENGTHS.map(([v, text]) => h("option", { value: String(v) }, `bot: ${text}`))));
+      seatPickers.push(h("select", { id: `new-bot-${i}`, "data-seat": i, "aria-label": t("lobby.who_plays_seat", { seat: i }) },
+        h("option", { value: "" }, t("lobby.a_person")),
+        BOT_STRENGTHS.map((v) => h("option", { value: String(v) }, t("lobby.bot", { strength: t(`bot.${v}`) })))));
     }
-    fill(seatsBox, ...seatPickers.slice(0, n).map((sel, i) => h("label", {}, `Seat ${i}`, sel)));
+    fill(seatsBox, ...seatPickers.slice(0, n).map((sel, i) => h("label", {}, t("common.seat", { seat: i }), sel)));
   };
   const pickedBots = () => seatPickers.slice(0, Number(players.value) || 0)
     .map((sel, seat) => ({ seat, strength: sel.value === "" ? null : Number(sel.value) }))
@@ -226,7 +225,7 @@ async function lobbyScreen() {
       try {
         opts = JSON.parse(options.value);
       } catch {
-        toast("Options must be a JSON object, e.g. {\"first_player\": 0}", "error");
+        toast(t("lobby.options_bad"), "error");
         return;
       }
     }
@@ -245,25 +244,25 @@ async function lobbyScreen() {
         location.hash = `#/match/${m.match}`;
       }
     } catch (err) {
-      toast(`Could not create the match: ${explain(err)}`, "error");
+      toast(t("lobby.create_failed", { why: explain(err) }), "error");
     }
   };
 
   const tbody = h("tbody", { id: "match-rows" });
   const filter = h("select", { id: "match-filter" },
-    h("option", { value: "" }, "all"), h("option", { value: "open" }, "open"),
-    h("option", { value: "live" }, "live"), h("option", { value: "finished" }, "finished"));
+    h("option", { value: "" }, t("lobby.filter_all")), h("option", { value: "open" }, t("state.open")),
+    h("option", { value: "live" }, t("state.live")), h("option", { value: "finished" }, t("state.finished")));
   const refresh = async () => {
     let rows;
     try {
       rows = await client.matches(filter.value || null);
     } catch (err) {
-      fill(tbody, h("tr", {}, h("td", { colspan: 6 }, `Cannot list matches: ${explain(err)}`)));
+      fill(tbody, h("tr", {}, h("td", { colspan: 6 }, t("lobby.list_failed", { why: explain(err) }))));
       return;
     }
     rows.sort((a, b) => b.created - a.created);
     fill(tbody, ...(rows.length ? rows.slice(0, 100).map(matchRow)
-      : [h("tr", {}, h("td.muted", { colspan: 6 }, "No matches yet: create one above."))]));
+      : [h("tr", {}, h("td.muted", { colspan: 6 }, t("lobby.none")))]));
   };
   filter.addEventListener("change", refresh);
 
@@ -271,7 +270,7 @@ async function lobbyScreen() {
     const mine = store.tokens(m.match);
     const actions = [];
     for (const [seat, _] of Object.entries(mine)) {
-      if (m.state !== "finished") actions.push(h("a.button.small", { href: `#/match/${m.match}?seat=${seat}` }, `Play seat ${seat}`));
+      if (m.state !== "finished") actions.push(h("a.button.small", { href: `#/match/${m.match}?seat=${seat}` }, t("lobby.play_seat", { seat })));
     }
     if (m.state === "open") {
       for (const s of m.seats.filter((x) => !x.taken)) {
@@ -282,41 +281,41 @@ async function lobbyScreen() {
               const got = await takeSeat(m.match, s.seat);
               location.hash = `#/match/${m.match}?seat=${got.seat}`;
             } catch (err) {
-              toast(`Could not take the seat: ${explain(err)}`, "error");
+              toast(t("lobby.take_failed", { why: explain(err) }), "error");
               refresh();
             }
           },
-        }, `Take seat ${s.seat}`));
+        }, t("lobby.take_seat", { seat: s.seat })));
       }
     }
-    actions.push(h("a.button.small.secondary.watch", { href: `#/match/${m.match}` }, m.state === "finished" ? "View" : "Watch"));
-    actions.push(h("a.button.small.secondary.replay", { href: `#/replay/${m.match}` }, "Replay"));
-    const seats = m.seats.map((s) => s.taken ? (s.name || `seat ${s.seat}`) : h("span.muted", {}, "free"));
+    actions.push(h("a.button.small.secondary.watch", { href: `#/match/${m.match}` }, m.state === "finished" ? t("lobby.view") : t("lobby.watch")));
+    actions.push(h("a.button.small.secondary.replay", { href: `#/replay/${m.match}` }, t("common.replay")));
+    const seats = m.seats.map((s) => s.taken ? (s.name || t("common.seat_lower", { seat: s.seat })) : h("span.muted", {}, t("lobby.free")));
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m), delayBadge(m)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, t(`state.${m.state}`)), " ", openHandBadge(m), delayBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
-      h("td", {}, new Date(m.created).toLocaleTimeString()),
+      h("td", {}, new Date(m.created).toLocaleTimeString(document.documentElement.lang)),
       h("td", {}, h("div.row", {}, actions)));
   }
 
   fill(app, 
     h("section.panel", {},
-      h("h2", {}, "New match"),
+      h("h2", {}, t("lobby.new_match")),
       h("form.row", { id: "create-form", onsubmit: create },
-        h("label", {}, "Game", gameSel), h("label", {}, "Players", players),
-        h("label", {}, "Options", options),
-        h("label", {}, "Turn clock (s)", clock),
+        h("label", {}, t("lobby.game"), gameSel), h("label", {}, t("lobby.players"), players),
+        h("label", {}, t("lobby.options"), options),
+        h("label", {}, t("lobby.clock"), clock),
         h("label", {}, "Spectator delay", delay, delayUnit),
         h("label", {}, "Watched by", watchers),
-        h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
-        h("button", { type: "submit", id: "create-match" }, "Create match")),
-      h("div.row", {}, h("span.muted", {}, "Who plays:"), seatsBox)),
+        h("label", {}, listed, t("lobby.listed")), h("label", {}, sit, t("lobby.sit")),
+        h("button", { type: "submit", id: "create-match" }, t("lobby.create"))),
+      h("div.row", {}, h("span.muted", {}, t("lobby.who_plays")), seatsBox)),
     h("section.panel", {},
-      h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
-        h("button.secondary.small", { onclick: refresh }, "Refresh")),
-      h("table.matches", { id: "match-table" }, h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "Created", ""].map((t) => h("th", {}, t)))), tbody)));
+      h("div.row", {}, h("h2.grow", {}, t("lobby.matches")), h("label", {}, t("lobby.show"), filter),
+        h("button.secondary.small", { onclick: refresh }, t("lobby.refresh"))),
+      h("table.matches", { id: "match-table" }, h("thead", {}, h("tr", {}, ["match", "game", "state", "seats", "created"].map((k) => h("th", {}, t(`lobby.col_${k}`))), h("th", {}, ""))), tbody)));
   await refresh();
   const timer = setInterval(refresh, 4000);
   return () => clearInterval(timer);
@@ -383,13 +382,13 @@ class BoardView {
 /** The running log of sentences, newest last, scrolled to the end. */
 function renderLog(entries, names) {
   // tabindex: a keyboard can focus the log and scroll it; #announce speaks new sentences.
-  const list = h("ol.log", { id: "game-log", "aria-label": "what happened", tabindex: 0 },
+  const list = h("ol.log", { id: "game-log", "aria-label": t("log.label"), tabindex: 0 },
     entries.map((e) => h("li", { "data-seq": e.seq, class: e.kind ?? null },
       h("span.log-seq", {}, String(e.seq)), " ",
-      e.seat !== null && e.seat !== undefined ? h("strong", {}, `${names[e.seat] || `Seat ${e.seat}`}: `) : null,
-      e.text)));
-  return h("div.panel.log-panel", {}, h("h3", {}, "Game log"),
-    entries.length ? list : h("p.muted", { id: "game-log" }, "Nothing has happened yet."));
+      e.seat !== null && e.seat !== undefined ? h("strong", {}, t("log.who", { who: names[e.seat] || t("common.seat", { seat: e.seat }) })) : null,
+      words(e))));
+  return h("div.panel.log-panel", {}, h("h3", {}, t("log.title")),
+    entries.length ? list : h("p.muted", { id: "game-log" }, t("log.empty")));
 }
 
 /** The sentences the server says about a commit (narration), when it sends them. */
@@ -398,17 +397,53 @@ function saidOf(game) {
   return Array.isArray(said) ? said.filter((s) => typeof s === "string") : [];
 }
 
+/** A commit's sentences as log entries: the English text and, when the server sent one
+ * (SPEC 3.14, `said_keys`), the message key and parameters to say it in the reader's language. */
+function entriesOf(seq, said, keys, extra = {}) {
+  return said.map((text, i) => ({ seq, seat: null, text, msg: keys?.[i] ?? null, ...extra }));
+}
+
+// The game whose words the page shows now: message parameters such as cards are named from its
+// catalogue.
+let currentGame = null;
+
+/** An entry's words: the server's sentence in the reader's language when the catalogue knows its
+ * key, else its English text. */
+function words(e) {
+  const msg = e.msg;
+  if (!msg?.key) return e.text;
+  return tOr(`said.${msg.key}`, sayParams(msg.params ?? {}), e.text);
+}
+
+/** Message parameters made readable: a card id is named by the game's board in the reader's language, a list of
+ * names is joined as the language joins lists. */
+function sayParams(params) {
+  const out = {};
+  const cardName = currentGame ? boardFor(currentGame).cardName : null;
+  for (const [k, v] of Object.entries(params)) {
+    const named = (x) => {
+      if (x && typeof x === "object" && typeof x.text === "string") return words({ text: x.text, msg: x }); // a sentence
+      if (typeof x !== "string") return x;
+      if (cardName && /^cards?$/.test(k)) return cardName(x);
+      if (k === "move") return tOr(`move.${x}`, {}, x.replace(/_/g, " ")); // a command's type
+      return x;
+    };
+    out[k] = Array.isArray(v) ? list(v.map(named)) : named(v);
+  }
+  return out;
+}
+
 /** The end: final scores and the sentences that say why. */
 function renderEnd(status, lastSaid, names, seat) {
   if (!status?.finished) return null;
   const result = status.result ?? {};
-  const winners = (result.winners ?? []).map((s) => (s === seat ? "you" : names[s] || `Seat ${s}`));
+  const winners = (result.winners ?? []).map((s) => (s === seat ? t("common.you") : names[s] || t("common.seat", { seat: s })));
+  const scores = result.scores ? list(result.scores.map((sc, i) => t("end.score", { who: names[i] || t("common.seat", { seat: i }), score: sc }))) : null;
   return h("div.panel.end", { id: "the-end", role: "status" },
-    h("h2", {}, "The match is over"),
-    h("p", {}, winners.length ? `Won by ${winners.join(" and ")}` : "Nobody won.",
-      result.scores ? ` — final scores ${result.scores.map((sc, i) => `${names[i] || `Seat ${i}`} ${sc}`).join(", ")}.` : ""),
+    h("h2", {}, t("end.title")),
+    h("p", {}, winners.length ? t("end.won_by", { winners: list(winners), scores: scores ?? "" , has_scores: scores ? 1 : 0 }) : t("end.nobody_won")),
     result.reason ? h("p.why", {}, String(result.reason)) : null,
-    lastSaid.length ? h("ul.why", {}, lastSaid.map((s) => h("li", {}, s))) : null);
+    lastSaid.length ? h("ul.why", {}, lastSaid.map((s) => h("li", {}, typeof s === "string" ? s : words(s)))) : null);
 }
 
 // -- match --------------------------------------------------------------------------------------
@@ -431,7 +466,8 @@ async function matchScreen(matchId, params) {
     }
   }
   let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
-  document.title = `Teahouse — ${gameName(summary.game)} ${matchId}`;
+  currentGame = summary.game;
+  document.title = t("match.title", { game: gameName(summary.game), match: matchId });
   const board = new BoardView(summary.game, reference);
 
   const ui = {
@@ -444,7 +480,7 @@ async function matchScreen(matchId, params) {
     bar: h("div.picker-slot", { id: "picker-slot" }),
     end: h("div"),
     log: h("div"),
-    raw: h("details.panel", {}, h("summary", {}, "The whole view, as data")),
+    raw: h("details.panel", {}, h("summary", {}, t("match.raw"))),
   };
   const rawBody = h("div");
   ui.raw.append(rawBody);
@@ -457,7 +493,7 @@ async function matchScreen(matchId, params) {
   let conn = null;
   let game = null;
   let closed = false;
-  let connState = "connecting";
+  let connState = t("conn.connecting");
   let legal = { seq: -1, loading: false };
   let sending = false;
   let attempt = null; // the last refused attempt: {label, message, code}
@@ -475,15 +511,15 @@ async function matchScreen(matchId, params) {
 
   function ctx() {
     return { view: game?.view ?? {}, status: game?.status ?? {}, seat: mySeat, names: names(summary),
-      mode: mySeat === null ? "watch" : "play", last: { said: lastSeen.said, tokens: lastTokens, seq: lastSeen.seq } };
+      mode: mySeat === null ? "watch" : "play", last: { said: lastSeen.said.map((e) => e.text), tokens: lastTokens, seq: lastSeen.seq } };
   }
 
   // The turn clock (SPEC §3.10): seconds left for the seats to act, redrawn every second; it
   // turns orange, then red, as it runs low.
   function clockText() {
     const left = Math.max(0, Math.ceil((game.deadline - Date.now()) / 1000));
-    const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ");
-    return `Clock: ${left} s left for ${who || "nobody"}` + (left === 0 ? " — the server moves now" : "");
+    const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? t("common.you") : seatLabel(s, names(summary))));
+    return t(left === 0 ? "clock.out" : "clock.left", { left, who: who.length ? list(who) : t("common.nobody") });
   }
   function clockClass() {
     const left = (game.deadline - Date.now()) / 1000;
@@ -499,15 +535,15 @@ async function matchScreen(matchId, params) {
   }, 500);
 
   async function connect() {
-    conn = await client.connect().open();
+    conn = await client.connect({ saidKeys: true }).open(); // the server's sentences in the reader's language
     conn.onClose((info) => {
       if (closed) return;
-      connState = `connection lost (${info.code}); reconnecting…`;
+      connState = t("conn.lost", { code: info.code });
       render();
       setTimeout(reconnect, 800);
     });
     game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId, key);
-    connState = "connected";
+    connState = t("conn.connected");
     lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: [], deadline: game.deadline };
     game.onChange(onChange);
     await loadPastLog();
@@ -519,8 +555,8 @@ async function matchScreen(matchId, params) {
     const story = await client.replay(matchId, { seq: game.seq, key }).catch(() => null);
     if (Array.isArray(story?.log) && story.log.some((e) => e.said?.length)) {
       log.length = 0;
-      for (const e of story.log) for (const text of e.said ?? []) log.push({ seq: e.seq, seat: null, text });
-      lastSeen.said = Array.isArray(story.said) ? story.said : [];
+      for (const e of story.log) log.push(...entriesOf(e.seq, e.said ?? [], e.said_keys));
+      lastSeen.said = Array.isArray(story.said) ? entriesOf(story.seq, story.said, story.said_keys) : [];
       return;
     }
     if (!game.over) return;
@@ -528,7 +564,7 @@ async function matchScreen(matchId, params) {
     log.length = 0;
     for (const [i, c] of (full?.commits ?? []).entries()) {
       const said = Array.isArray(c.said) ? c.said : [];
-      if (said.length) said.forEach((s) => log.push({ seq: i + 1, seat: null, text: s }));
+      if (said.length) log.push(...entriesOf(i + 1, said, c.said_keys));
       else if (c.command) log.push({ seq: i + 1, seat: c.seat ?? null, text: board.describe(c.command, ctx()) });
     }
   }
@@ -537,7 +573,7 @@ async function matchScreen(matchId, params) {
     if (closed) return;
     try {
       await conn.reconnect();
-      connState = "connected";
+      connState = t("conn.connected");
       render();
     } catch {
       setTimeout(reconnect, 2000);
@@ -547,23 +583,23 @@ async function matchScreen(matchId, params) {
   /** After a commit: its sentences (the server's, else who moved) go to the log. */
   function noteCommit() {
     if (lastSeen.seq === null) {
-      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: saidOf(game), deadline: game.deadline };
+      lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: entriesOf(game.seq, saidOf(game), game.saidKeys), deadline: game.deadline };
       return;
     }
     if (game.seq === lastSeen.seq) return;
-    const said = saidOf(game);
+    const said = entriesOf(game.seq, saidOf(game), game.saidKeys);
     if (said.length) {
-      said.forEach((s) => log.push({ seq: game.seq, seat: null, text: s }));
+      log.push(...said);
     } else if (!log.some((e) => e.seq === game.seq)) {
       const who = lastSeen.toAct;
       if (lastSeen.deadline && Date.now() >= lastSeen.deadline - 300 && who.length) {
         log.push({ seq: game.seq, seat: null, kind: "expired",
-          text: `The clock ran out: the server played for ${who.map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ")}.` });
+          text: t("log.clock_ran_out", { who: list(who.map((s) => (s === mySeat ? t("common.you") : seatLabel(s, names(summary))))) }) });
       }
-      const text = game.seq === 1 ? "The match starts." : who.length ? "moved." : "The table moves on.";
-      log.push({ seq: game.seq, seat: game.seq === 1 ? null : who[0] ?? null, text });
+      const text = game.seq === 1 ? t("log.starts") : who.length ? t("log.moved") : t("log.moves_on");
+      log.push({ seq: game.seq, seat: game.seq === 1 ? null : who[0] ?? null, text, placeholder: who.length > 0 && game.seq !== 1 });
     }
-    if (game.over && !said.length) log.push({ seq: game.seq, seat: null, text: "The match is over.", kind: "end" });
+    if (game.over && !said.length) log.push({ seq: game.seq, seat: null, text: t("log.over"), kind: "end" });
     lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said, deadline: game.deadline };
     if (lastTokens.seq !== game.seq) lastTokens = [];
   }
@@ -596,7 +632,7 @@ async function matchScreen(matchId, params) {
       if (seq === game.seq) picker.setMoves([...moves], labels);
     } catch (err) {
       legal.loading = false;
-      if (!(err instanceof ConnectionLost)) toast(`Cannot get the legal moves: ${explain(err)}`, "error");
+      if (!(err instanceof ConnectionLost)) toast(t("match.legal_failed", { why: explain(err) }), "error");
     }
     render();
   }
@@ -613,12 +649,12 @@ async function matchScreen(matchId, params) {
       const seq = await conn.move(matchId, cmd);
       attempt = null;
       lastTokens = Object.assign(board.module.path(cmd, ctx()), { seq });
-      const entry = log.find((e) => e.seq === seq && e.text === "moved.");
-      if (entry) entry.text = text;
+      const entry = log.find((e) => e.seq === seq && e.placeholder);
+      if (entry) Object.assign(entry, { text, placeholder: false });
       else if (!log.some((e) => e.seq === seq)) log.push({ seq, seat: mySeat, text });
     } catch (err) {
       attempt = { label: text, message: err instanceof ServerError ? err.serverMessage : explain(err), code: err?.code ?? "" };
-      toast(err instanceof Rejected ? `Refused: ${err.serverMessage} (${err.code})` : `The move was not sent: ${explain(err)}`, "error");
+      toast(err instanceof Rejected ? t("match.refused", { why: err.serverMessage, code: err.code }) : t("match.not_sent", { why: explain(err) }), "error");
       legal.seq = -1;
     } finally {
       sending = false;
@@ -632,7 +668,7 @@ async function matchScreen(matchId, params) {
       const got = await takeSeat(matchId, seat);
       location.hash = `#/match/${matchId}?seat=${got.seat}`;
     } catch (err) {
-      toast(`Could not take the seat: ${explain(err)}`, "error");
+      toast(t("lobby.take_failed", { why: explain(err) }), "error");
     }
   }
 
@@ -641,20 +677,20 @@ async function matchScreen(matchId, params) {
     const ns = names(summary);
     const toAct = game.status.to_act ?? [];
     const mine = mySeat !== null && game.myTurn && !game.over;
-    const turn = game.over ? "The match is over"
-      : game.seq === 0 ? "Waiting for every seat to be taken"
-        : mine ? "Your turn"
-          : toAct.length ? `${toAct.map((s) => (s === mySeat ? "you" : seatLabel(s, ns))).join(", ")} to move` : "The table moves on";
+    const turn = game.over ? t("strip.over")
+      : game.seq === 0 ? t("strip.waiting")
+        : mine ? t("strip.your_turn")
+          : toAct.length ? t("strip.to_move", { who: list(toAct.map((s) => (s === mySeat ? t("common.you") : seatLabel(s, ns)))), count: toAct.length }) : t("strip.moves_on");
     const lastSaid = [...log].reverse().find((e) => e.text);
     ui.strip.classList.toggle("mine", mine);
     fill(ui.strip,
       h("div.strip-row", {},
         h("strong", { id: "turn-line", class: mine ? "your-turn" : null }, turn),
         game.deadline && !game.over ? h("span", { id: "clock", class: clockClass(), role: "timer" }, clockText()) : null,
-        h("button.small.secondary", { type: "button", id: "to-log", onclick: showLog }, "Log")),
+        h("button.small.secondary", { type: "button", id: "to-log", onclick: showLog }, t("strip.log"))),
       h("div.strip-last", { id: "last-move-line" }, lastSaid
-        ? [lastSaid.seat !== null && lastSaid.seat !== undefined ? `${seatLabel(lastSaid.seat, ns)}: ` : "", lastSaid.text]
-        : game.seq === 0 ? "Nothing has happened yet." : "The match has started."));
+        ? [lastSaid.seat !== null && lastSaid.seat !== undefined ? t("log.who", { who: seatLabel(lastSaid.seat, ns) }) : "", words(lastSaid)]
+        : game.seq === 0 ? t("log.empty") : t("strip.started")));
     announce(mine, lastSaid);
   }
 
@@ -670,14 +706,15 @@ async function matchScreen(matchId, params) {
   // so a player in another tab or with a screen reader knows without looking.
   let announced = { mine: false, seq: null };
   function announce(mine, lastSaid) {
-    document.title = `${mine ? "● Your turn — " : ""}Teahouse — ${gameName(summary.game)} ${matchId}`;
+    const title = t("match.title", { game: gameName(summary.game), match: matchId });
+    document.title = mine ? t("match.title_mine", { title }) : title;
     if (mine === announced.mine && game.seq === announced.seq) return;
     if (mine && !announced.mine && document.hidden) {
       notify(`Your turn in ${gameName(summary.game)}`, `Match ${matchId} waits on you.`, `#/match/${matchId}?seat=${mySeat}`);
     }
     const parts = [];
-    if (game.seq !== announced.seq && lastSaid && lastSaid.seq === game.seq) parts.push(lastSaid.text);
-    if (mine) parts.push("Your turn.");
+    if (game.seq !== announced.seq && lastSaid && lastSaid.seq === game.seq) parts.push(words(lastSaid));
+    if (mine) parts.push(t("announce.your_turn"));
     announced = { mine, seq: game.seq };
     if (parts.length) ui.announce.textContent = parts.join(" ");
   }
@@ -700,19 +737,19 @@ async function matchScreen(matchId, params) {
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
     fill(ui.head, h("div.row", {},
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
-      h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
-      summary.turn_seconds ? h("span.badge", { title: "the turn clock" }, `${summary.turn_seconds} s per move`) : null,
+      h("span", { id: "audience" }, mySeat !== null ? t("match.you_play", { seat: seatLabel(mySeat, names(summary)) }) : t("match.watching")),
+      summary.turn_seconds ? h("span.badge", { title: t("match.clock_title") }, t("match.per_move", { seconds: summary.turn_seconds })) : null,
       openHandBadge(summary),
-      h("span.badge", { id: "seq" }, `seq ${game?.seq ?? "…"}`),
+      h("span.badge", { id: "seq", "data-seq": game?.seq ?? null }, t("match.seq", { seq: game?.seq ?? "…" })),
       h("span.badge", { id: "conn-state" }, connState),
-      mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, `Switch to seat ${s}`)),
-      mySeat !== null ? h("a.button.small.secondary", { href: `#/match/${matchId}` }, "Watch instead") : null,
-      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, "Replay")
+      mine.map((s) => h("a.button.small.secondary", { href: `#/match/${matchId}?seat=${s}` }, t("match.switch_seat", { seat: s }))),
+      mySeat !== null ? h("a.button.small.secondary", { href: `#/match/${matchId}` }, t("match.watch_instead")) : null,
+      game?.over ? h("a.button.small", { href: `#/replay/${matchId}`, id: "to-replay" }, t("common.replay"))
         : game?.seq > 0 ? h("a.button.small.secondary", { href: momentAddress(matchId, game.seq - 1, mySeat), id: "look-back",
-          title: "step back through what happened; Back to live returns here" }, "◀ Look back") : null),
+          title: t("match.look_back_title") }, t("match.look_back")) : null),
       seatsFree.length && mySeat === null
-        ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
-          seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
+        ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, t("match.free_seats")),
+          seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, t("lobby.take_seat", { seat: s.seat }))))
         : null,
       key ? h("label.invite", { style: "display: block; margin-top: .5rem" }, "Spectator link (this match is watched by its link only) ",
         h("input.mono", { id: "spectator-link", readonly: true, value: `${location.origin}${location.pathname}#/match/${matchId}?key=${encodeURIComponent(key)}`,
@@ -727,29 +764,29 @@ async function matchScreen(matchId, params) {
   function renderPresence() {
     const p = game?.presence;
     const ns = names(summary);
-    fill(ui.presence, h("h3", {}, "At the table"),
+    fill(ui.presence, h("h3", {}, t("presence.title")),
       h("ul", { style: "list-style: none; padding: 0; margin: 0" }, summary.seats.map((s) => h("li", { "data-seat": s.seat },
-        h(`span.dot${p?.seats?.[s.seat] ? ".on" : ""}`, { title: p?.seats?.[s.seat] ? "connected" : "not connected" }),
-        s.taken ? seatLabel(s.seat, ns) : h("span.muted", {}, `Seat ${s.seat}: free`),
-        s.seat === mySeat ? " (you)" : ""))),
-      h("p.muted", { id: "spectators", style: "margin: .4rem 0 0" }, `${p?.spectators ?? 0} watching`));
+        h(`span.dot${p?.seats?.[s.seat] ? ".on" : ""}`, { title: p?.seats?.[s.seat] ? t("presence.on") : t("presence.off") }),
+        s.taken ? seatLabel(s.seat, ns) : h("span.muted", {}, t("presence.free", { seat: s.seat })),
+        s.seat === mySeat ? t("presence.you") : ""))),
+      h("p.muted", { id: "spectators", style: "margin: .4rem 0 0" }, t("presence.watching", { count: p?.spectators ?? 0 })));
   }
 
   /** A command typed by hand (the fallback): sent as it is, so the server judges it. */
   function typedCommand() {
-    const box = h("textarea.mono", { id: "typed-move", rows: 2, placeholder: '{"type": "…"}', "aria-label": "a move as JSON" });
-    return h("details.fallback", { id: "typed" }, h("summary", {}, "Type a move as JSON"),
+    const box = h("textarea.mono", { id: "typed-move", rows: 2, placeholder: '{"type": "…"}', "aria-label": t("typed.label") });
+    return h("details.fallback", { id: "typed" }, h("summary", {}, t("typed.summary")),
       box, h("button.small.secondary", { type: "button", id: "send-typed", onclick: () => {
         let cmd;
         try {
           cmd = JSON.parse(box.value);
         } catch {
-          attempt = { label: box.value, message: "that is not JSON", code: "" };
+          attempt = { label: box.value, message: t("typed.not_json"), code: "" };
           render();
           return;
         }
         play(cmd, box.value.trim());
-      } }, "Send"));
+      } }, t("typed.send")));
   }
 
   function renderMoves() {
@@ -760,21 +797,20 @@ async function matchScreen(matchId, params) {
     }
     ui.moves.hidden = false;
     const mine = game && game.myTurn && !game.over;
-    const tried = attempt ? h("p.attempt", { id: "attempt", role: "alert" }, "You tried ", h("strong", {}, attempt.label),
-      ": ", h("span.refusal", {}, attempt.message), attempt.code ? h("span.muted.mono", {}, ` (${attempt.code})`) : null) : null;
+    const tried = attempt ? h("p.attempt", { id: "attempt", role: "alert" }, t("moves.tried"), h("strong", {}, attempt.label),
+      t("moves.tried_colon"), h("span.refusal", {}, attempt.message), attempt.code ? h("span.muted.mono", {}, ` (${attempt.code})`) : null) : null;
     if (!mine) {
       fill(ui.bar, tried);
-      fill(ui.moves, h("h3", {}, "Your moves"),
-        h("p.muted", {}, game?.over ? "The match is over." : game?.seq === 0 ? "Waiting for every seat to be taken." : "Waiting for the other players."));
+      fill(ui.moves, h("h3", {}, t("moves.title")),
+        h("p.muted", {}, game?.over ? t("log.over") : game?.seq === 0 ? t("moves.waiting_seats") : t("moves.waiting_others")));
       return;
     }
     const ready = legal.seq === game.seq;
-    fill(ui.bar, ready ? picker.bar(board.root) : h("p.muted.picker", {}, "Asking the server for your moves…"), tried);
-    fill(ui.moves, h("div.row", {}, h("h3.grow", {}, "Your moves"), h("span.your-turn", {}, "Your turn")),
-      h("p.muted", {}, alwaysConfirm() ? "Point at the highlighted cards and places on the board, then confirm."
-        : "Point at the highlighted cards and places on the board: a move goes as soon as it can mean only one thing."),
+    fill(ui.bar, ready ? picker.bar(board.root) : h("p.muted.picker", {}, t("moves.asking")), tried);
+    fill(ui.moves, h("div.row", {}, h("h3.grow", {}, t("moves.title")), h("span.your-turn", {}, t("strip.your_turn"))),
+      h("p.muted", {}, alwaysConfirm() ? t("moves.help_confirm") : t("moves.help_one_tap")),
       h("label", {}, h("input", { type: "checkbox", id: "always-confirm", checked: alwaysConfirm(),
-        onchange: (ev) => { setAlwaysConfirm(ev.target.checked); render(); } }), "always confirm"),
+        onchange: (ev) => { setAlwaysConfirm(ev.target.checked); render(); } }), t("moves.always_confirm")),
       ready ? picker.list() : null, typedCommand());
   }
 
@@ -789,8 +825,8 @@ async function matchScreen(matchId, params) {
     renderHead();
     if (game) {
       renderStrip();
-      fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
-        game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
+      fill(ui.status, h("h3", {}, t("status.title")), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
+        game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, t("status.seed", { seed: game.finished.seed })) : null);
       const end = renderEnd(game.status, lastSeen.said, names(summary), mySeat);
       if (end) loadRatings();
       if (end && ratings !== undefined) end.append(renderRatings(ratings, names(summary), mySeat));
@@ -846,14 +882,15 @@ function delayBadge(summary) {
 /** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */
 function openHandBadge(summary) {
   if (!summary.open_hand) return null;
-  return h("span.badge.open-hand", { title: "an exact fork: its deck and hidden cards can be read in the original match's log" }, "open hand");
+  return h("span.badge.open-hand", { title: t("badge.open_hand_title") }, t("badge.open_hand"));
 }
 
 async function replayScreen(matchId, params) {
   const key = store.key(matchId);
   const summary = await client.match(matchId, { key });
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
-  document.title = `Teahouse — replay ${matchId}`;
+  currentGame = summary.game;
+  document.title = t("replay.title", { match: matchId });
   const last = summary.seq;
   const tokens = store.tokens(matchId);
   const ns = names(summary);
@@ -870,11 +907,11 @@ async function replayScreen(matchId, params) {
   const perspectives = [null, ...summary.seats.map((s) => s.seat).filter((s) => finished || tokens[s])];
   if (!perspectives.includes(seat)) seat = null;
   const seatSel = h("select", { id: "replay-seat" }, perspectives.map((s) =>
-    h("option", { value: s === null ? "spectator" : String(s), selected: s === seat }, s === null ? "Spectators" : seatLabel(s, ns))));
-  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq, "aria-label": "commit" });
+    h("option", { value: s === null ? "spectator" : String(s), selected: s === seat }, s === null ? t("replay.spectators") : seatLabel(s, ns))));
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: seq, "aria-label": t("replay.commit_label") });
   const label = h("strong", { id: "replay-seq" });
   const viewer = h("span", { id: "replay-viewer" });
-  const moveList = h("ol.log.move-list", { id: "replay-moves", "aria-label": "every move: pick one to go there", tabindex: 0 });
+  const moveList = h("ol.log.move-list", { id: "replay-moves", "aria-label": t("replay.moves_label"), tabindex: 0 });
   const commitBox = h("div.commit", { id: "replay-commit" });
   const statusBox = h("div.panel", { id: "status" });
   const logBox = h("div");
@@ -889,11 +926,10 @@ async function replayScreen(matchId, params) {
   async function fork() {
     try {
       const m = await client.fork(matchId, seq, { exact: exactBox.checked });
-      toast(m.open_hand ? `New open-hand match ${m.match} from seq ${seq}: its deck is the original's; take a seat`
-        : `New match ${m.match} from seq ${seq}, the hidden cards dealt again: take a seat`);
+      toast(t(m.open_hand ? "replay.forked_open" : "replay.forked", { match: m.match, seq }));
       location.hash = `#/match/${m.match}`;
     } catch (err) {
-      toast(`Cannot fork: ${explain(err)}`, "error");
+      toast(t("replay.fork_failed", { why: explain(err) }), "error");
     }
   }
   // Continue from here: the forker sits down at once in the seat this replay shows (the first
@@ -921,49 +957,51 @@ async function replayScreen(matchId, params) {
   const ctxAt = (frame) => ({ view: frame?.view ?? {}, status: frame?.status ?? {}, seat, names: ns, mode: "replay", last: {} });
   // "you" only for a seat this browser plays; anyone else's perspective is named as theirs
   const ownSeat = () => (seat !== null && tokens[seat] ? seat : null);
-  const viewName = () => (seat === null ? "The spectators' view" : ownSeat() !== null ? "Your view" : `${ns[seat] || `Seat ${seat}`}'s view`);
+  const viewName = () => (seat === null ? t("replay.view_spectators") : ownSeat() !== null ? t("replay.view_yours")
+    : t("replay.view_of", { who: ns[seat] || t("common.seat", { seat }) }));
   const address = () => `${location.origin}${location.pathname}${momentAddress(matchId, seq, seat)}`;
   async function share() {
     const link = address();
     try {
       await navigator.clipboard.writeText(link);
-      toast(`Copied: ${link}`);
+      toast(t("replay.copied", { link }));
     } catch {
-      toast(`The address of this moment: ${link}`);
+      toast(t("replay.address", { link }));
     }
     shareBox.value = link;
   }
-  const shareBox = h("input.mono", { id: "share-link", readonly: true, "aria-label": "the address of this moment", style: "width: 100%; margin-top: .4rem" });
+  const shareBox = h("input.mono", { id: "share-link", readonly: true, "aria-label": t("replay.address_label"), style: "width: 100%; margin-top: .4rem" });
+  // a commit's sentences as entries (the text, and the key when the server gave one)
   const said = (i) => {
     const c = log?.commits?.[i - 1];
     if (!c) return [];
-    if (Array.isArray(c.said) && c.said.length) return c.said;
-    return c.command ? [boardView.describe(c.command, ctxAt(null))] : [];
+    if (Array.isArray(c.said) && c.said.length) return entriesOf(i, c.said, c.said_keys);
+    return c.command ? [{ seq: i, seat: null, text: boardView.describe(c.command, ctxAt(null)), msg: null }] : [];
   };
 
   fill(app, 
     h("div.panel", {},
-      h("div.row", {}, h("h1.grow", {}, "Replay: ", gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
-        h(`span.badge.${summary.state}`, {}, summary.state),
+      h("div.row", {}, h("h1.grow", {}, t("replay.heading", { game: gameName(summary.game) }), " ", h("span.muted.mono", {}, matchId)),
+        h(`span.badge.${summary.state}`, {}, t(`state.${summary.state}`)),
         openHandBadge(summary),
-        finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
-        finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
+        finished ? h("button.small.secondary", { id: "replay-fork", title: t("replay.fork_title"), onclick: fork }, t("replay.fork")) : null,
+        finished ? h("label.small", { title: t("replay.exact_title") }, exactBox, t("replay.exact")) : null,
         finished ? h("span.continue", { id: "continue-from-here" },
           h("button.small", { id: "continue-bots", type: "button", onclick: () => continueFrom(true),
             title: "a new match from this seq: you play the seat shown, server bots the others" }, "Continue against bots"),
           strengthSel,
           h("button.small.secondary", { id: "continue-friends", type: "button", onclick: () => continueFrom(false),
             title: "a new match from this seq: you play the seat shown; invite friends to the others by link" }, "Continue with friends")) : null,
-        h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: "copy the address of this moment, seen by this audience" }, "Share this moment"),
-        h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? "Final table" : "Back to live")),
+        h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: t("replay.share_title") }, t("replay.share")),
+        h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? t("replay.final_table") : t("replay.back_to_live"))),
       h("div.replay-controls", { style: "margin-top: .6rem" },
-        btn("replay-first", "« start", () => go(0)), btn("replay-prev", "◀ prev", () => go(seq - 1)),
-        slider, btn("replay-next", "next ▶", () => go(seq + 1)), btn("replay-last", "end »", () => go(last)),
-        h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
+        btn("replay-first", t("replay.first"), () => go(0)), btn("replay-prev", t("replay.prev"), () => go(seq - 1)),
+        slider, btn("replay-next", t("replay.next"), () => go(seq + 1)), btn("replay-last", t("replay.last"), () => go(last)),
+        h("span", {}, t("replay.seq_word"), label, ` / ${last}`), h("label", {}, t("replay.seen_by"), seatSel)),
       h("p", { style: "margin: .4rem 0 0" }, h("strong", {}, viewer)),
       commitBox, shareBox),
     h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root), chancesBox), h("div.side-col", {}, statusBox,
-      h("div.panel.log-panel", {}, h("h3", {}, "Moves"), moveList), logBox)));
+      h("div.panel.log-panel", {}, h("h3", {}, t("replay.moves")), moveList), logBox)));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
   seatSel.addEventListener("change", () => {
@@ -987,8 +1025,8 @@ async function replayScreen(matchId, params) {
   async function loadStory() {
     const whole = await client.replay(matchId, { seq: last, seat, key, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
     const bySeq = new Map();
-    for (const e of whole?.log ?? []) if (e.said?.length) bySeq.set(e.seq, e.said.join(" "));
-    for (let i = 1; i <= last; i++) if (!bySeq.has(i)) bySeq.set(i, said(i).join(" ") || `commit ${i}`);
+    for (const e of whole?.log ?? []) if (e.said?.length) bySeq.set(e.seq, entriesOf(e.seq, e.said, e.said_keys).map(words).join(" "));
+    for (let i = 1; i <= last; i++) if (!bySeq.has(i)) bySeq.set(i, said(i).map(words).join(" ") || t("replay.commit_n", { seq: i }));
     story = bySeq;
   }
   function drawMoveList() {
@@ -1026,37 +1064,37 @@ async function replayScreen(matchId, params) {
         boardView.draw(ctxAt(before), null, seq - 1);
       }
     } catch (err) {
-      toast(`Cannot load seq ${seq}: ${explain(err)}`, "error");
+      toast(t("replay.load_failed", { seq, why: explain(err) }), "error");
       return;
     }
     if (ticket !== shown) return; // a later step is already on its way
     const c = frame.commit;
-    const words = Array.isArray(frame.said) && frame.said.length ? frame.said : said(seq);
-    fill(commitBox, seq === 0 ? h("p.muted", {}, "Before the start.")
-      : c ? h("p", {}, h("strong", {}, `Commit ${seq}: `), seatLabel(c.seat, ns), " — ",
-        h("span", { id: "replay-said" }, words.length ? words.join(" ") : moveLabel(c.command, summary.game)),
-        c.ts ? h("span.muted", {}, `  at ${new Date(c.ts).toLocaleTimeString()}`) : null)
-        : h("p.muted", {}, `After commit ${seq}.`),
+    const sentences = Array.isArray(frame.said) && frame.said.length ? entriesOf(seq, frame.said, frame.said_keys) : said(seq);
+    fill(commitBox, seq === 0 ? h("p.muted", {}, t("replay.before_start"))
+      : c ? h("p", {}, h("strong", {}, t("replay.commit_head", { seq })), seatLabel(c.seat, ns), " — ",
+        h("span", { id: "replay-said" }, sentences.length ? sentences.map(words).join(" ") : moveLabel(c.command, summary.game)),
+        c.ts ? h("span.muted", {}, t("replay.at", { time: new Date(c.ts).toLocaleTimeString(document.documentElement.lang) })) : null)
+        : h("p.muted", {}, t("replay.after_commit", { seq })),
       seq > 0 && log?.commits?.[seq - 1] ? h("details", { id: "replay-events" },
-        h("summary", {}, plural(log.commits[seq - 1].events.length, "event")),
+        h("summary", {}, t("replay.events", { count: log.commits[seq - 1].events.length })),
         h("ul.mono", { style: "font-size: .8rem; margin: .3rem 0" }, log.commits[seq - 1].events.map((e) =>
           h("li", {}, e.type, " ", JSON.stringify(Object.fromEntries(Object.entries(e).filter(([k]) => k !== "type"))).slice(0, 160))))) : null);
-    fill(statusBox, h("h3", {}, "Status"), renderStatus(frame.status, { names: ns, mySeat: ownSeat(), players: summary.players }));
+    fill(statusBox, h("h3", {}, t("status.title")), renderStatus(frame.status, { names: ns, mySeat: ownSeat(), players: summary.players }));
     const lastCmd = c?.command;
     let tokensOfLast = [];
     try {
       tokensOfLast = lastCmd ? boardView.module.path(lastCmd, ctxAt(frame)) : [];
     } catch { /* a system commit has no path */ }
-    boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
-    fill(endBox, seq === last ? renderEnd(frame.status, words, ns, ownSeat()) : null);
+    boardView.draw({ ...ctxAt(frame), last: { said: sentences.map((e) => e.text), tokens: tokensOfLast, seq } }, null, seq);
+    fill(endBox, seq === last ? renderEnd(frame.status, sentences, ns, ownSeat()) : null);
     drawMoveList();
     drawChances();
     if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
-      const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
+      const entries = frame.log.flatMap((e) => entriesOf(e.seq, e.said ?? [], e.said_keys, { kind: e.seq === seq ? "current" : null }));
       fill(logBox, renderLog(entries.slice(-40), ns));
     } else if (log) {
       const entries = [];
-      for (let i = 1; i <= seq; i++) for (const s of said(i)) entries.push({ seq: i, seat: null, text: s, kind: i === seq ? "current" : null });
+      for (let i = 1; i <= seq; i++) for (const e of said(i)) entries.push({ ...e, kind: i === seq ? "current" : null });
       fill(logBox, renderLog(entries.slice(-40), ns));
     }
     const list = logBox.querySelector("#game-log");
@@ -1095,10 +1133,15 @@ async function replayScreen(matchId, params) {
 
 // -- start ----------------------------------------------------------------------------------------
 
+await startI18n();
+// what a test (or a translator) reads: the keys asked for that no catalogue has
+globalThis.teahouseI18n = { missingKeys, language };
 const nameInput = document.getElementById("my-name");
 nameInput.value = store.name();
 nameInput.addEventListener("input", () => store.setName(nameInput.value.trim()));
 window.addEventListener("hashchange", route);
+document.querySelector(".topbar").append(h("label.lang-switch", {}, h("span.sr-only", {}, t("nav.language")), languageSwitch()));
+onLanguage(() => route()); // every screen draws itself again in the new language
 route();
 // The match on screen needs no notification of its own turn while it is visible.
 watchTurns(client, { showing: () => (parseHash().parts[0] === "match" ? parseHash().parts[1] : null) });

@@ -5,6 +5,7 @@
 // next, offers tokens without a place on the board as buttons, and sends the move as soon as the
 // picked tokens can only mean one whole move (one tap when one thing can happen); Confirm stays
 // for the moves a board marks as costly to misclick, and for people who ask for it always.
+import { t } from "./i18n.js";
 import { h } from "./render.js";
 
 const samePrefix = (path, picked) => picked.every((t, i) => path[i] === t);
@@ -138,26 +139,26 @@ export class Picker {
     const loose = [...this.next].filter((t) => narrow || !drawn.has(t));
     const done = this.complete();
     const more = this.next.size > 0;
-    return h("div.picker", { id: "picker", role: "group", "aria-label": "your move" },
+    return h("div.picker", { id: "picker", role: "group", "aria-label": t("picker.label") },
       h("div.picked-line", { id: "picked", "aria-live": "polite" },
         this.picked.length
-          ? ["Your move: ", h("strong", {}, this.picked.map((t) => this.tokenLabel(t)).join(" → "))]
-          : h("span.muted", {}, more ? "Point at a highlighted card or place to start your move." : "No move is possible now.")),
-      loose.length ? h("div.choices", { id: "choices" }, loose.map((t) => h("button.choice.secondary", {
-        type: "button", "data-pick": t, disabled: this.busy, onclick: () => this.pick(t),
-      }, this.tokenLabel(t)))) : null,
+          ? [t("picker.your_move"), h("strong", {}, this.picked.map((tok) => this.tokenLabel(tok)).join(" → "))]
+          : h("span.muted", {}, more ? t("picker.start") : t("picker.none"))),
+      loose.length ? h("div.choices", { id: "choices" }, loose.map((tok) => h("button.choice.secondary", {
+        type: "button", "data-pick": tok, disabled: this.busy, onclick: () => this.pick(tok),
+      }, this.tokenLabel(tok)))) : null,
       h("div.row", {},
         h("button", { id: "confirm-move", type: "button", disabled: done < 0 || this.busy, onclick: () => this.confirm(),
-          title: done >= 0 ? this.label(done) : "pick a whole move first" },
-          done >= 0 ? `Confirm: ${this.label(done)}` : "Confirm"),
-        h("button.secondary", { id: "cancel-move", type: "button", disabled: !this.picked.length || this.busy, onclick: () => this.cancel() }, "Cancel"),
-        this.picked.length > 1 ? h("button.secondary.small", { type: "button", id: "back-move", onclick: () => this.back() }, "Back one step") : null));
+          title: done >= 0 ? this.label(done) : t("picker.whole_first") },
+          done >= 0 ? t("picker.confirm_move", { move: this.label(done) }) : t("picker.confirm")),
+        h("button.secondary", { id: "cancel-move", type: "button", disabled: !this.picked.length || this.busy, onclick: () => this.cancel() }, t("picker.cancel")),
+        this.picked.length > 1 ? h("button.secondary.small", { type: "button", id: "back-move", onclick: () => this.back() }, t("picker.back")) : null));
   }
 
   /** The collapsed fallback: every legal move as a button with its sentence. */
   list(open = false) {
     return h("details.fallback", { id: "move-list", open },
-      h("summary", {}, `All ${this.moves.length} legal moves as a list`),
+      h("summary", {}, t("picker.all_moves", { count: this.moves.length })),
       h("div.moves", { id: "legal-moves" }, this.moves.slice(0, 300).map((m, i) => h("button.move.secondary", {
         type: "button", disabled: this.busy, "data-move": JSON.stringify(m), onclick: () => this.send(m, this.label(i)),
       }, this.label(i)))));

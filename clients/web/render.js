@@ -1,6 +1,7 @@
 // Rendering helpers of the web client: building elements, a generic, readable rendering of any
 // game's view as nested panels, the status panel. Pure DOM building; no state. Each game's board
 // lives in boards/<game>.js.
+import { list, t, tOr } from "./i18n.js";
 
 /** Build an element: h("div.card.c-blue", {title: "x", onclick}, child, "text", ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -31,9 +32,9 @@ export function fill(el, ...children) {
 export const humanize = (key) => String(key).replace(/_/g, " ");
 
 export function seatLabel(seat, names) {
-  if (seat === null || seat === undefined) return "system";
+  if (seat === null || seat === undefined) return t("seat.system");
   const name = names?.[seat];
-  return name ? `${name} (seat ${seat})` : `Seat ${seat}`;
+  return name ? t("seat.named", { name, seat }) : t("common.seat", { seat });
 }
 
 // -- generic view -------------------------------------------------------------------------------
@@ -43,7 +44,7 @@ const isScalar = (v) => v === null || typeof v !== "object";
 
 function scalar(v) {
   if (v === null) return h("span.v-null", {}, "—");
-  if (typeof v === "boolean") return h(`span.v-bool-${v}`, {}, v ? "yes" : "no");
+  if (typeof v === "boolean") return h(`span.v-bool-${v}`, {}, v ? t("common.yes") : t("common.no"));
   if (typeof v === "number") return h("span.v-num", {}, String(v));
   return h("span.v-str", {}, String(v));
 }
@@ -56,7 +57,7 @@ function compactJson(v) {
 function node(value, depth) {
   if (isScalar(value)) return scalar(value);
   if (Array.isArray(value)) {
-    if (value.length === 0) return h("span.v-null", {}, "none");
+    if (value.length === 0) return h("span.v-null", {}, t("common.none"));
     if (value.every(isScalar)) return h("span.chips", {}, value.map((v) => h("span.chip", {}, scalar(v))));
     if (value.every((v) => Array.isArray(v) && v.every(isScalar) && v.length <= 4)) {
       return h("span.chips", {}, value.map((v) => h("span.chip.mono", {}, compactJson(v))));
@@ -64,7 +65,7 @@ function node(value, depth) {
     return h("div.grid", {}, value.map((v, i) => panel(`#${i}`, v, depth + 1)));
   }
   const keys = Object.keys(value);
-  if (keys.length === 0) return h("span.v-null", {}, "empty");
+  if (keys.length === 0) return h("span.v-null", {}, t("common.empty"));
   const simple = keys.filter((k) => isScalar(value[k]) || (Array.isArray(value[k]) && value[k].every(isScalar)));
   const nested = keys.filter((k) => !simple.includes(k));
   return h("div", {},
@@ -87,15 +88,20 @@ export function renderGeneric(view) {
 
 // -- status ---------------------------------------------------------------------------------------
 
+/** A phase's name in the reader's language when the catalogue has it, else its words. */
+function phaseName(phase) {
+  return tOr(`phase.${phase}`, {}, humanize(phase));
+}
+
 /** Phase, who is to act, and at the end the scores, ranking and winners. */
 export function renderStatus(status, { names = [], mySeat = null, players = 0 } = {}) {
   const toAct = status.to_act ?? [];
   const line = h("div.status-line", {},
-    h("span", {}, "Phase: ", h("strong.phase", {}, humanize(status.phase ?? "?"))),
+    h("span", {}, t("status.phase"), h("strong.phase", {}, phaseName(status.phase ?? "?"))),
     status.finished
-      ? h("span.badge.finished", {}, "finished")
-      : h("span.to-act", {}, "To act: ", toAct.length ? toAct.map((s) => seatLabel(s, names)).join(", ") : "nobody"),
-    mySeat !== null && toAct.includes(mySeat) && !status.finished ? h("span.your-turn", {}, "Your turn!") : null);
+      ? h("span.badge.finished", {}, t("state.finished"))
+      : h("span.to-act", {}, t("status.to_act"), toAct.length ? list(toAct.map((s) => seatLabel(s, names))) : t("common.nobody")),
+    mySeat !== null && toAct.includes(mySeat) && !status.finished ? h("span.your-turn", {}, t("status.your_turn")) : null);
   const result = status.result;
   if (!result) return h("div.status", {}, line);
   const scores = result.scores ?? [];
@@ -104,13 +110,13 @@ export function renderStatus(status, { names = [], mySeat = null, players = 0 } 
   const winners = new Set(result.winners ?? []);
   const seats = [...Array(Math.max(players, scores.length)).keys()].sort((a, b) => (rank.get(a) ?? 99) - (rank.get(b) ?? 99));
   return h("div.status", {}, line,
-    h("table.result", { "aria-label": "final scores" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th.num", {}, "Score"), h("th.num", {}, "Order"), h("th", {}, ""))),
+    h("table.result", { "aria-label": t("result.label") },
+      h("thead", {}, h("tr", {}, h("th", {}, t("result.player")), h("th.num", {}, t("result.score")), h("th.num", {}, t("result.order")), h("th", {}, ""))),
       h("tbody", {}, seats.map((s) => h("tr", { "data-seat": s, class: winners.has(s) ? "winner" : null },
-        h("td", { class: winners.has(s) ? "win" : null }, seatLabel(s, names), s === mySeat ? " — you" : ""),
+        h("td", { class: winners.has(s) ? "win" : null }, seatLabel(s, names), s === mySeat ? t("result.you") : ""),
         h("td.num.score", {}, String(scores[s] ?? "—")),
         h("td.num", {}, String(rank.get(s) ?? "—")),
-        h("td", {}, winners.has(s) ? h("span.badge.turn", {}, "winner") : ""))))));
+        h("td", {}, winners.has(s) ? h("span.badge.turn", {}, t("result.winner")) : ""))))));
 }
 
 // -- moves ---------------------------------------------------------------------------------------
@@ -141,11 +147,18 @@ export function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** The colours of the seats' pieces on every board, seat 0 first. */
-export const SEAT_COLOURS = ["#1f4e9c", "#e8e2d0", "#c0392b", "#2e8b57", "#8e44ad"];
-export const SEAT_INK = ["#fff", "#222", "#fff", "#fff", "#fff"];
+/** The colours of the seats' pieces on every board, seat 0 first: every pair stays apart for
+ * readers with protanopia, deuteranopia or tritanopia too (tests/web/test_seat_palette.py
+ * simulates each and measures CIEDE2000), and none is pale enough to vanish on a light map. */
+export const SEAT_COLOURS = ["#1f4e9c", "#e69f00", "#56b4e9", "#7a4b00", "#222222"];
+/** The ink drawn on each seat's colour (contrast 4.5:1 or more). */
+export const SEAT_INK = ["#fff", "#222", "#222", "#fff", "#fff"];
+/** Each seat's mark, drawn on its colour where there is room: a shape tells seats apart
+ * without any colour at all. */
+export const SEAT_MARKS = ["●", "▲", "■", "◆", "★"];
 
-/** A small swatch of a seat's colour, for legends and player panels. */
+/** A small swatch of a seat's colour with its mark, for legends and player panels. */
 export function seatSwatch(seat) {
-  return h("span.swatch", { style: `background: ${SEAT_COLOURS[seat % SEAT_COLOURS.length]}`, "aria-hidden": "true" });
+  const i = seat % SEAT_COLOURS.length;
+  return h("span.swatch.seat-mark", { style: `background: ${SEAT_COLOURS[i]}; color: ${SEAT_INK[i]}`, "aria-hidden": "true" }, SEAT_MARKS[i]);
 }

@@ -23,7 +23,7 @@ from service.http.summary import summary
 from service.match import record, replay
 from service.match.analysis import Analyst
 from service.match.lobby import Lobby, LobbyError
-from service.match.narration import names_of, story
+from service.match.narration import names_of, sentences_entry, story
 from service.ops import metrics
 from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
@@ -93,7 +93,7 @@ class ReplayRoutes:
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
                      "analysis": await self._analysis_state(rec.id),
-                     "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+                     "commits": [sentences_entry(c.public(), s["said"]) for c, s in zip(commits, said, strict=True)]})
 
     async def _analysis_state(self, match_id: str) -> str:
         """What GET .../analysis will answer (SPEC 2.8): "made", "queued" (it queues it) or "off"."""

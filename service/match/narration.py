@@ -15,7 +15,7 @@ from typing import Any
 
 from service.games import Game
 from service.games.redealt import REDEAL
-from service.games.words import game_over
+from service.games.words import Phrase, game_over, said_keys
 
 log = logging.getLogger("teahouse.narration")
 
@@ -49,8 +49,14 @@ def generic_move(command: dict[str, Any]) -> str:
 def generic_commit(seat: int | None, command: dict[str, Any], names: list[str]) -> list[str]:
     """What any game's commit says without a narrator: who did which kind of move."""
     if seat is None:
-        return ["The game starts."] if command.get("type") == "start" else []
-    return [f"{_name(names, seat)} plays {_words(command.get('type', 'a move'))}."]
+        return [Phrase("match.starts", "The game starts.")] if command.get("type") == "start" else []
+    return [_plays(_name(names, seat), command)]
+
+
+def _plays(who: str, command: dict[str, Any]) -> Phrase:
+    # the move's type is a data id: a client may name it from its own catalogue
+    kind = command.get("type", "a move")
+    return Phrase("match.plays", f"{who} plays {_words(kind)}.", who=who, move=str(kind))
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -66,7 +72,7 @@ def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], even
     (`status`: the game's status of `after`, if the caller has it)."""
     said: list[str] = []
     if seat is None and command.get("type") == REDEAL:
-        said = [REDEAL_WORDS]
+        said = [Phrase("fork.redealt", REDEAL_WORDS)]
     elif game.narrator is not None:
         try:
             said = [s for s in game.narrator.describe_commit(seat, command, events, names) if s]
@@ -77,8 +83,9 @@ def commit_sentences(game: Game, seat: int | None, command: dict[str, Any], even
         said = generic_commit(seat, command, names)
     if seat is not None and isinstance(move_id, str) and move_id.startswith(CLOCK_PREFIX):
         who = _name(names, seat)
-        first = said[0] if said else f"{who} plays {_words(command.get('type', 'a move'))}."
-        said = [f"Time ran out for {who}; played for them: {first}", *said[1:]]
+        first = said[0] if said else _plays(who, command)
+        said = [Phrase("clock.played_for", f"Time ran out for {who}; played for them: {first}", who=who,
+                       move=first if isinstance(first, Phrase) else Phrase("", first)), *said[1:]]
     if after is not None and not any(s.startswith(GAME_OVER) for s in said):
         known: Mapping[str, Any] = status if status is not None else game.status(after)
         if known["finished"]:
@@ -121,7 +128,13 @@ def story(game: Game, commits: Sequence[Any], names: list[str], final: dict[str,
     and replay routes serve, so that anyone can read a match's story from its start. `final`
     is the state after the last of them (only the last commit can end a match)."""
     last = commits[-1].seq if commits else None
-    return [{"seq": c.seq, "seat": c.seat,
-             "said": commit_sentences(game, c.seat, c.command, c.events, c.move_id, names,
-                                      final if c.seq == last else None)}
+    return [sentences_entry({"seq": c.seq, "seat": c.seat},
+                            commit_sentences(game, c.seat, c.command, c.events, c.move_id, names,
+                                             final if c.seq == last else None))
             for c in commits]
+
+
+def sentences_entry(entry: dict[str, Any], said: list[str]) -> dict[str, Any]:
+    """`entry` with `said` and, when a sentence has a message key, `said_keys` (SPEC 3.14)."""
+    keys = said_keys(said)
+    return {**entry, "said": said, **({} if keys is None else {"said_keys": keys})}

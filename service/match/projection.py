@@ -27,7 +27,7 @@ from operator import is_
 from typing import Any
 
 from protocol import messages
-from protocol.codec import QUIET, decode, encode
+from protocol.codec import KEYED, QUIET, decode, encode
 from protocol.patch import diff
 from protocol.v2 import (
     KeyTable,
@@ -37,9 +37,11 @@ from protocol.v2 import (
     compact_presence,
     decode_frame,
     expand_patch,
+    without_keys,
     without_said,
 )
 from service.games import Game
+from service.games.words import said_keys
 
 Audience = int | None
 # How many past patches each audience keeps for a reconnecting client's resync.
@@ -55,6 +57,7 @@ KEPT_AS = QUIET + "v2.msgpack"
 
 
 _VIEW, _STATUS = ("view",), ("status",)  # a document's parts, as the paths of their ops
+_SENTENCES = ("said", "said_keys")  # what a connection that wants no sentences is not sent
 
 
 class Frame:
@@ -78,12 +81,23 @@ class Frame:
     def _encode(self, encoding: str) -> bytes:
         message: Any = self.message
         quiet = encoding.startswith(QUIET)
+        if encoding.startswith(KEYED):
+            # the message as it is, the sentences' keys with them (only a client that asked)
+            wire = encoding[len(KEYED):]
+            if "said_keys" not in message:
+                return self.encoded(wire)
+            return encode(self.v2 if self.v2 is not None and wire.startswith("v2.") else message, wire)
         wire = encoding[len(QUIET):] if quiet else encoding
+        if "said_keys" in message and not quiet:
+            # the usual connection: the sentences, not their keys
+            if self.v2 is not None and wire.startswith("v2."):
+                return encode(without_keys(self.v2, message), wire)
+            return encode({k: v for k, v in message.items() if k != "said_keys"}, wire)
         if quiet and "said" not in message:
             return self.encoded(wire)
         if self.v2 is not None and wire.startswith("v2."):
             return encode(without_said(self.v2, message) if quiet else self.v2, wire)
-        return encode({k: v for k, v in message.items() if k != "said"} if quiet else message, wire)
+        return encode({k: v for k, v in message.items() if k not in _SENTENCES} if quiet else message, wire)
 
 
 class AudienceProjection:
@@ -103,15 +117,18 @@ class Prepared:
     """One commit's patch frames, made by Projection.prepare and not yet installed: `frames`
     (audience -> frame) may be encoded ahead but not sent before `install`."""
 
-    __slots__ = ("state", "seq", "said", "status", "before", "status_ops", "speculative", "compact_said",
-                 "kept_said", "memo", "made", "frames", "tables")
+    __slots__ = ("state", "seq", "said", "said_keys", "status", "before", "status_ops", "speculative",
+                 "compact_said", "kept_said", "memo", "made", "frames", "tables")
 
     def __init__(self, state: dict[str, Any], seq: int, said: list[str] | None, status: dict[str, Any],
                  before: dict[str, Any] | None, status_ops: list[Any], speculative: bool) -> None:
         self.state, self.seq, self.said, self.speculative = state, seq, said, speculative
         self.status, self.before, self.status_ops = status, before, status_ops
         self.compact_said: list[Any] | None = None
-        self.kept_said = encode(said, "msgpack") if said is not None else None
+        self.said_keys = said_keys(said)
+        # what a resync's patch carries again: the sentences and their message keys
+        self.kept_said = (encode({"said": said, **({} if self.said_keys is None else {"said_keys": self.said_keys})}, "msgpack")
+                          if said is not None else None)
         # The audiences' documents share most of their parts (the status, the public part of
         # the state): the diff of a part shared by several is computed once.
         self.memo: dict[object, object] = {}
@@ -271,7 +288,7 @@ class Projection:
 
     def _frame(self, table: KeyTable, p: Prepared, ops: list[Any]) -> Frame:
         """The patch frame of `ops` for the commit of `p`, in compact form over `table`."""
-        message = messages.patch(self.match_id, p.seq, ops, p.said)
+        message = messages.patch(self.match_id, p.seq, ops, p.said, p.said_keys)
         frame = Frame(message, compact_patch(self.ref, p.seq, message, table, p.compact_said))
         frame.encoded(KEPT_AS)  # (what the window keeps: encoded here, where the work is)
         return frame
@@ -307,6 +324,6 @@ class Projection:
         for _, data, said in kept:
             message = expand_patch(self.match_id, decode_frame(data, KEPT_AS), table, [])
             if said is not None:
-                message["said"] = decode(said, "msgpack")
+                message.update(decode(said, "msgpack"))
             frames.append(Frame(message))
         return frames

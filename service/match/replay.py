@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games import fold, get_game
-from service.match.narration import names_of, story
+from service.match.narration import names_of, sentences_entry, story
 from service.match.projection import Projection
 from service.store import Commit, MatchRecord
 
@@ -29,5 +29,5 @@ def at(record: MatchRecord, commits: list[Commit], seq: int, seat: int | None) -
         out["commit"] = {"seat": c.seat, "command": c.command, "ts": c.ts}
     # Sentences are public (the same for every audience), so a live match shows them too.
     out["log"] = story(game, [c for c in commits if c.seq <= seq], names_of(record.seats, record.players), state)
-    out["said"] = out["log"][-1]["said"] if out["log"] and out["log"][-1]["seq"] == seq else []
-    return out
+    last = out["log"][-1] if out["log"] and out["log"][-1]["seq"] == seq else {"said": []}
+    return sentences_entry(out, last["said"])

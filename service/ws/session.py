@@ -20,7 +20,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from protocol import messages
-from protocol.codec import QUIET, decode, encode
+from protocol.codec import KEYED, QUIET, decode, encode
 from protocol.errors import ProtocolError
 from protocol.v2 import compact_ack
 from service.games import GAMES, IllegalMove
@@ -260,6 +260,8 @@ class Session:
         self.send({**welcome, "protocol": self.version})
         if msg.get("said") is False:  # patches without their sentences (SPEC 4.1)
             self.encoding = QUIET + self.encoding
+        elif msg.get("said_keys") is True:  # ...or with their message keys too (SPEC 3.14)
+            self.encoding = KEYED + self.encoding
 
     def _require_hello(self) -> None:
         if not self.greeted:

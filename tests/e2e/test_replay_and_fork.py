@@ -26,9 +26,10 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     g = get_game("pixies")
     rec = MatchRecord(id=mid, game="pixies", players=2, options={}, listed=True, seed=log["seed"],
                       seed_sha256=log["seed_sha256"], created=0)
-    # `said` (SPEC 3.14) is the server's words about a commit, not part of the stored commit.
+    # `said` and `said_keys` (SPEC 3.14) are the server's words about a commit, not part of the
+    # stored commit.
     assert all(isinstance(c["said"], list) for c in log["commits"])
-    commits = [Commit(**{k: v for k, v in c.items() if k != "said"}) for c in log["commits"]]
+    commits = [Commit(**{k: v for k, v in c.items() if k not in ("said", "said_keys")}) for c in log["commits"]]
     # every step, from every perspective, is the fold of the log up to it
     for seq in (0, 1, n // 2, n):
         for seat in (None, 0, 1):
@@ -57,8 +58,8 @@ async def test_step_through_and_fork_a_finished_match(sqlite_server):
     await asyncio.gather(*[play_resilient(c, fid, random.Random(i)) for i, c in enumerate(conns)])
     flog = await client.log(fid)
     # The copied commits keep their facts; their sentences name the fork's own seats.
-    assert ([{**c, "said": None} for c in flog["commits"][: n // 2]]
-            == [{**c, "move_id": None, "said": None} for c in log["commits"][: n // 2]])
+    assert ([{**c, "said": None, "said_keys": None} for c in flog["commits"][: n // 2]]
+            == [{**c, "move_id": None, "said": None, "said_keys": None} for c in log["commits"][: n // 2]])
     assert flog["result"]["winners"]
     played = [c for c in flog["commits"][n // 2:] if c["seat"] is not None]
     assert played and all(c["said"][0].startswith(f"p{c['seat']} ") for c in played)

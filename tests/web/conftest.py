@@ -63,8 +63,9 @@ class Pages:
         self.errors: list[str] = []
         self.contexts: list = []
 
-    def new(self, name: str, viewport: dict[str, int] = DESKTOP):
-        ctx = self.browser.new_context(viewport=viewport)
+    def new(self, name: str, viewport: dict[str, int] = DESKTOP, **context: Any):
+        """`context`: more of the browser context's options (has_touch, locale...)."""
+        ctx = self.browser.new_context(viewport=viewport, **context)
         ctx.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
@@ -90,13 +91,27 @@ def pages(browser, web_server: ServerProcess):
     p.close()
 
 
+def match_against_bots(api: httpx.Client, game: str, players: int | None = None, name: str = "Ada", **body: Any) -> str:
+    """A match whose seat 0 is taken by `name` and every other seat is a random bot (strength
+    0); `players` defaults to the game's minimum. Returns the match id."""
+    if players is None:
+        players = {g["id"]: g for g in api.get("/api/games").json()}[game]["min_players"]
+    created = api.post("/api/matches", json={"game": game, "players": players,
+                                             "bots": [{"seat": s, "strength": 0} for s in range(1, players)], **body})
+    assert created.status_code == 201, created.text
+    match = created.json()["match"]
+    api.post(f"/api/matches/{match}/seats", json={"name": name, "seat": 0})
+    return match
+
+
 def seq_of(page) -> int:
-    return int(page.locator("#seq").inner_text().split()[-1])
+    # the badge's words are the reader's language; its data-seq is the number
+    return int(page.locator("#seq").get_attribute("data-seq"))
 
 
 def wait_seq(page, at_least: int, timeout: int = TIMEOUT_MS) -> None:
     page.wait_for_function(
-        "n => { const el = document.querySelector('#seq'); return el && Number(el.textContent.split(' ').pop()) >= n }",
+        "n => { const el = document.querySelector('#seq'); return el && el.dataset.seq !== undefined && Number(el.dataset.seq) >= n }",
         arg=at_least, timeout=timeout)
 
 

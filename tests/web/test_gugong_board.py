@@ -18,4 +18,15 @@ def test_a_whole_gugong_match_by_pointing(pages, api):
         assert "Nobody reached the Palace" in end
         assert played.final["result"]["winners"] == []
     assert played.watcher.locator("#board-root .location").count() == 7
+    # the final scoring is a table a player reads: a row per seat, its parts and total as the
+    # server scored them, no data terms
+    rows = played.watcher.locator("#breakdown table.scores tbody tr")
+    seats = view["breakdown"]["seats"]
+    assert rows.count() == len(seats)
+    for s, b in enumerate(seats):
+        cells = [c.strip() for c in rows.nth(s).locator("td").all_inner_texts()]
+        assert cells[5] == str(b["vp"]), cells
+        assert [c.lstrip("+") for c in cells[1:5]] == [str(b[k]) for k in ("wall", "palace", "decrees", "jade")], cells
+    for term in ("eligible", "nobody_arrived", "per_reward_slot", "VP4", "CARD 0"):
+        assert term not in end, term
     assert pages.errors == []

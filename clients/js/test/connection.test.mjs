@@ -291,7 +291,24 @@ test("a patch's sentences reach the change listener and the view's story", async
   sockets[0].push(patch(5, 5)); // a server that sends no words: an empty list, not undefined
   assert.deepEqual(heard, [["patch", ["Ada takes Blue 4 onto cell 4."]], ["patch", []]]);
   assert.deepEqual(game.said, []);
-  assert.deepEqual(game.story, [{ seq: 4, said: ["Ada takes Blue 4 onto cell 4."] }, { seq: 5, said: [] }]);
+  assert.deepEqual(game.story, [{ seq: 4, said: ["Ada takes Blue 4 onto cell 4."], saidKeys: [null] }, { seq: 5, said: [], saidKeys: [] }]);
+});
+
+test("a connection that asks for said_keys says so in hello and reads each sentence's key (SPEC 3.14)", async () => {
+  const { FakeWebSocket, sockets } = fakeSocket(server());
+  const conn = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket, saidKeys: true }).open();
+  assert.equal(sockets[0].sent[0].said_keys, true);
+  const game = await conn.join("M", "tok");
+  const key = { key: "pixies.taken_face_up", params: { who: "Ada", card: "B07", cell: 4 } };
+  sockets[0].push({ ...patch(4, 4), said: ["Ada takes Blue 4 onto cell 4.", "Round 1 scores: Ada 3."], said_keys: [key, null] });
+  assert.deepEqual(game.saidKeys, [key, null]);
+  assert.deepEqual(game.story.at(-1).saidKeys, [key, null]);
+  // a key that is not one (a server's fault) is no key: the English sentence stays
+  sockets[0].push({ ...patch(5, 5), said: ["Ada takes Blue 4 onto cell 4."], said_keys: [{ key: 7 }] });
+  assert.deepEqual(game.saidKeys, [null]);
+  const plain = await new Connection("ws://x/ws", { WebSocket: FakeWebSocket }).open();
+  assert.equal(sockets[1].sent[0].said_keys, undefined);
+  await plain.close?.();
 });
 
 test("legalMoves carries a label per move, or the move types when the server sends none", async () => {

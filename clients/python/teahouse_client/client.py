@@ -88,7 +88,9 @@ class MatchView:
     """One match as this connection's audience sees it.
 
     Read `doc` (`view` and `status`), `seq`, `presence`, `finished`, `deadline` (the turn clock)
-    and `said` / `story` for what happened in words (SPEC 3.14). Subscribe with `on_change`, or
+    and `said` / `story` for what happened in words (SPEC 3.14), with `said_keys` (parallel to
+    `said`: each sentence's message key and parameters, {"key", "params"}, or None) to say them
+    in another language. Subscribe with `on_change`, or
     await `wait_for(predicate)`."""
 
     def __init__(self, conn: Connection, match: str, seat: int | None, token: str | None) -> None:
@@ -103,6 +105,7 @@ class MatchView:
         # The latest commit's sentences, and (seq, sentences) of every commit seen live on this
         # connection (a resync's full view brings no words: read GET .../replay's `log` for those).
         self.said: list[str] = []
+        self.said_keys: list[dict[str, Any] | None] = []
         self.story: list[tuple[int, list[str]]] = []
         self._resync_ref: str | None = None  # the ref of the resync asked and not answered yet
         self._changed = asyncio.Condition()
@@ -170,6 +173,9 @@ class MatchView:
             return
         self.seq = msg["seq"]
         self.said = [str(s) for s in msg.get("said") or []]
+        keys = msg.get("said_keys") if isinstance(msg.get("said_keys"), list) else []
+        self.said_keys = [k if i < len(keys) and isinstance(k := keys[i], dict) and isinstance(k.get("key"), str) else None
+                          for i in range(len(self.said))]
         self.story.append((self.seq, self.said))
         await self._notify("patch")
 
@@ -202,9 +208,10 @@ class Connection:
     `legal_moves`, `move`. Requests may run concurrently; answers are matched to them."""
 
     def __init__(self, ws_url: str, encoding: str = "msgpack", record: bool = False, version: int = 2,
-                 said: bool = True, at: bool = True, client_name: str = CLIENT_NAME) -> None:
+                 said: bool = True, at: bool = True, client_name: str = CLIENT_NAME, said_keys: bool = False) -> None:
         """`said=False` asks the server to leave the commits' sentences out of patches (SPEC
-        4.1), for a client that does not show them. `at=False` sends moves without `at` (the seq
+        4.1), for a client that does not show them; `said_keys=True` asks for each sentence's
+        message key and parameters too (SPEC 3.14): `MatchView.said_keys`. `at=False` sends moves without `at` (the seq
         of the document the move was decided on), so a move is never refused as stale.
         `record=True` keeps every frame received, raw, in `frames`."""
         if version not in (1, 2):
@@ -212,6 +219,7 @@ class Connection:
         if encoding not in SUBPROTOCOL:
             raise ValueError(f"encoding {encoding!r}: this SDK speaks msgpack and json")
         self.ws_url, self.encoding, self.version, self.said, self.at = ws_url, encoding, version, said, at
+        self.said_keys = said_keys
         self.client_name = client_name
         self._expander: Expander | None = None  # v2 frames decode to v1-shaped messages (one per socket)
         self.matches: dict[str, MatchView] = {}
@@ -251,7 +259,8 @@ class Connection:
         self._expander = Expander() if self.version == 2 else None
         self.closed = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read())
-        hello = {"type": "hello", "client": self.client_name, **({} if self.said else {"said": False})}
+        hello = {"type": "hello", "client": self.client_name, **({} if self.said else {"said": False}),
+                 **({"said_keys": True} if self.said and self.said_keys else {})}
         self.welcome = await self._request("welcome", hello, ["hello"])
         return self
 
@@ -572,9 +581,9 @@ class TeahouseClient:
         """The server's WebSocket endpoint."""
         return self.url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
 
-    def connect(self, record: bool = False, said: bool = True, at: bool = True) -> Connection:
+    def connect(self, record: bool = False, said: bool = True, at: bool = True, said_keys: bool = False) -> Connection:
         """A new, unopened Connection (`async with client.connect() as conn`); see Connection."""
-        return Connection(self.ws_url, self.encoding, record, self.version, said, at)
+        return Connection(self.ws_url, self.encoding, record, self.version, said, at, said_keys=said_keys)
 
     async def _call(self, method: str, path: str, **kw: Any) -> Any:
         r = await self.http.request(method, path, **kw)

@@ -5,7 +5,7 @@
 // then the house space or the province's dragon space, then optionally a second payment and
 // piece. An exchange is a hand card, "exchange", then the deck or a display card. A refill is
 // the deck or a display card.
-import { h, renderGeneric, SEAT_COLOURS, SEAT_INK, seatLabel, seatSwatch, svg } from "../render.js";
+import { h, renderGeneric, SEAT_COLOURS, SEAT_INK, SEAT_MARKS, seatLabel, seatSwatch, svg } from "../render.js";
 
 let MAP = null;
 
@@ -107,7 +107,10 @@ function boardSvg(view, ctx) {
           "stroke-width": 2, "data-pick": has ? null : `space:${s}`,
           "aria-label": has ? `${p.name} space ${i + 1}: a house of ${ctx.names[owner] || `seat ${owner}`}` : `${p.name} space ${i + 1}, free` }),
         has ? svg("path", { d: `M${sx - 8} ${sy + 6} V${sy - 2} L${sx} ${sy - 9} L${sx + 8} ${sy - 2} V${sy + 6} Z`,
-          fill: SEAT_INK[owner], "fill-opacity": 0.85, "pointer-events": "none" }) : null));
+          fill: SEAT_INK[owner], "fill-opacity": 0.85, "pointer-events": "none" }) : null,
+        // the owner's mark inside the house: seats told apart without colour
+        has ? svg("text", { x: sx, y: sy + 4, "font-size": 9, "text-anchor": "middle", fill: SEAT_COLOURS[owner],
+          "pointer-events": "none", "aria-hidden": "true" }, SEAT_MARKS[owner % SEAT_MARKS.length]) : null));
     });
   }
   layers.push(svg("g", { class: "alliances" }, borders.map((b) => svg("g", { class: "alliance", "data-alliance": b.number },

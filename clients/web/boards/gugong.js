@@ -45,15 +45,59 @@ const tokenType = (id, view) => {
 };
 const who = (seat, ctx) => ctx?.names?.[seat] || `Seat ${seat}`;
 
+const many = (n, one, more = `${one}s`) => `${n} ${n === 1 ? one : more}`;
+
+// A decree's effect in a player's words, not the data's (service/games/gugong/data/decrees.json;
+// the rules: scoring.py's decree_end_vp, the actions' board.ability).
+const MORNING_WORDS = {
+  servants: (e) => `take ${many(e.n, "servant")}`,
+  intrigue: (e) => `move up ${many(e.n, "step")} on the Intrigue track`,
+  envoy: (e) => `your Envoy moves ${many(e.n, "step")} towards the Palace`,
+  vp: (e) => `score ${e.n} VP`,
+  travel_move: () => "move your traveller once, free",
+};
+const ABILITY_WORDS = {
+  jade_discount: (e) => `jade costs you ${e.n} less (never under ${e.min ?? 1})`,
+  travel_b_cost: (e) => `Travel's option B costs you ${many(e.n, "servant")}`,
+  wall_a_units: (e) => `the Great Wall's option A places up to ${e.n} of your units`,
+  exchange_payment: (e) => `a gift exchange costs you ${many(e.n, "servant")}`,
+  claim_vp: (e) => `each harbour reward you claim also scores ${e.n} VP`,
+};
+const END_WORDS = {
+  per_jade: (e) => `${e.vp} VP for each jade you hold`,
+  per_intrigue_steps: (e) => `${e.vp} VP for every ${e.steps} steps you stand on the Intrigue track`,
+  per_decree: (e) => `${e.vp} VP for each decree you hold`,
+  per_reward_slot: (e) => `${e.vp} VP for each harbour reward you took`,
+  per_token_value: (e) => `${e.vp} VP for each point your travel tokens are worth`,
+};
+// The harbour rewards (the board's reward slots), as a player reads them.
+const REWARD_NAME = { VP4: "4 VP", CARD: "gift card", FOREMAN: "Foreman" };
+
 function decreeText(id) {
   const d = decreeRef(id);
   if (!d) return id;
   const parts = [];
-  if (d.vp_now) parts.push(`${d.vp_now} VP now`);
-  if (d.morning) parts.push(`each Morning: ${d.morning.kind.replace(/_/g, " ")}${d.morning.n ? ` ${d.morning.n}` : ""}`);
-  if (d.ability) parts.push(`ability: ${d.ability.kind.replace(/_/g, " ")}${d.ability.n ? ` ${d.ability.n}` : ""}`);
-  if (d.end) parts.push(`at the end: ${Object.entries(d.end).map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(", ")}`);
+  const say = (table, e) => table[e.kind]?.(e) ?? e.kind.replace(/_/g, " ");
+  if (d.vp_now) parts.push(`${d.vp_now} VP at once`);
+  if (d.morning) parts.push(`every Morning: ${say(MORNING_WORDS, d.morning)}`);
+  if (d.ability) parts.push(`from now on: ${say(ABILITY_WORDS, d.ability)}`);
+  if (d.end) parts.push(`at the end: ${say(END_WORDS, d.end)}`);
   return parts.join("; ");
+}
+
+/** The final scoring (rulebook §4.4), a row per seat: the Wall's majority, the Palace arrival,
+ * the level-3 decrees, jade, the total, and whether the seat reached the Palace at all. */
+function finalTable(bd, ctx) {
+  const seats = bd.seats ?? [];
+  const cols = [["wall", "Great Wall"], ["palace", "Palace arrival"], ["decrees", "Decrees"], ["jade", "Jade"]];
+  return h("div.scroll-x", {}, h("table.scores", { "aria-label": "final scoring" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Player"), cols.map(([, name]) => h("th.num", {}, name)), h("th.num", {}, "Total VP"),
+      h("th", {}, "Reached the Palace"))),
+    h("tbody", {}, seats.map((b, s) => h("tr", { "data-seat": s },
+      h("td", {}, seatSwatch(s), seatLabel(s, ctx.names)),
+      cols.map(([k]) => h("td.num", {}, b[k] ? `+${b[k]}` : "0")),
+      h("td.num", {}, h("strong", {}, String(b.vp))),
+      h("td", {}, b.eligible ? "yes" : "no: cannot win"))))));
 }
 
 function cardText(c) {
@@ -163,10 +207,10 @@ function canal(view, ctx) {
       ports.map((b, i) => {
         const port = routes[r]?.[i] ?? {};
         const id = `${r}${i + 1}`;
-        const label = `${port.name ?? id} (${id})` + (port.reward ? `, reward ${port.reward}` : "") +
+        const label = `${port.name ?? id} (${id})` + (port.reward ? `, reward ${REWARD_NAME[port.reward] ?? port.reward}` : "") +
           (b ? `: a boat of ${who(b.owner, ctx)} with ${b.cubes} servant(s)${b.foreman ? " and the Foreman" : ""}` : ": empty");
         return h("div.port", { "data-pick": `boat:${id}`, "data-port": id, "aria-label": label, title: label },
-          h("span.port-name", {}, port.name ?? id), h("span.port-reward", {}, port.reward ?? "start"),
+          h("span.port-name", {}, port.name ?? id), h("span.port-reward", {}, port.reward ? REWARD_NAME[port.reward] ?? port.reward : "start"),
           b ? h("span.boat", { style: `background: ${SEAT_COLOURS[b.owner]}; color: ${SEAT_INK[b.owner]}` },
             `boat ${b.cubes}${b.foreman ? "+F" : ""}`) : h("span.muted", {}, "·"));
       }))));
@@ -212,7 +256,7 @@ function playerArea(p, view, ctx) {
       h("span", {}, "hand ", h("strong", {}, String(p.hand_count)), `, gifts ${p.discard_count}`),
       h("span", {}, "boats left ", h("strong", {}, String(p.boats_left))),
       h("span", {}, "traveller ", h("strong", {}, p.traveller ? cityName(p.traveller) : "not out")),
-      h("span", {}, "rewards ", h("strong", {}, Object.entries(p.slots ?? {}).map(([k, v]) => `${k} ${v}`).join(", "))),
+      h("span", {}, "harbour rewards taken: ", h("strong", {}, Object.entries(p.slots ?? {}).map(([k, v]) => `${REWARD_NAME[k] ?? k} × ${v}`).join(", "))),
       p.decrees?.length ? h("span", {}, "decrees ", h("strong", {}, p.decrees.join(", "))) : null),
     p.tokens?.length ? h("div.tokens", {}, p.tokens.map((t) => h("span.token", { title: TOKEN_NAME[t.type] ?? t.type, "data-token": t.id }, TOKEN_NAME[t.type] ?? t.type))) : null);
 }
@@ -268,7 +312,7 @@ export default {
       case "boat": return `boat at ${a}`;
       case "to": return `move a boat to ${a}`;
       case "city": return `travel to ${cityName(a)}` + (view.map?.[a] ? ` (${TOKEN_NAME[view.map[a].type] ?? view.map[a].type})` : "");
-      case "reward": return `reward ${a}`;
+      case "reward": return `reward: ${REWARD_NAME[a] ?? a}`;
       case "down": return `Intrigue down ${a}`;
       case "die": return `set die ${Number(a) + 1}`;
       case "face": return `to ${a}`;
@@ -324,7 +368,7 @@ export default {
     const bd = view.breakdown;
     const end = bd ? h("div.panel", { id: "breakdown" }, h("h3", {}, "Final scoring"),
       bd.nobody_arrived ? h("p.why", {}, "Nobody reached the Palace: nobody wins and every score is 0.") : null,
-      renderGeneric(bd)) : null;
+      finalTable(bd, ctx)) : null;
     root.replaceChildren(h("div.gugong", {},
       h("div.panel", {}, info, prompt, h("div.players", {}, view.players.map((p) => playerArea(p, view, ctx)))),
       hand,

@@ -116,7 +116,9 @@ function boardGrid(ctx) {
       style: `grid-column: ${x + 1}; grid-row: ${y + 1}`, "data-pick": token, "data-key": `cell:${cell.id}`,
       "data-cell": cell.id, "data-card": card ?? null, "aria-label": label, title: label,
     }, blockStart.has(cell.id) ? h("span.h-blk", { "aria-hidden": "true" }, cell.block) : null,
-    body, here.length ? h("span.h-figs", {}, here) : null);
+    body, here.length ? h("span.h-figs", {}, here) : null,
+    // the slot's name, printed where the log and the move labels look for it ("slot P15")
+    cell.kind === "slot" ? h("span.h-id", { "aria-hidden": "true" }, cell.id) : null);
   }));
 }
 

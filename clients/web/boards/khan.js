@@ -11,10 +11,11 @@
 //   pass, consent:yes, consent:no
 // Khan offers ~2,000 legal moves a turn (mostly invasions of choice): paths are plain string
 // arrays and drawing reads only the picker's `next` set, never the move list.
+import { tOr } from "../i18n.js";
 import { h, seatLabel, SEAT_COLOURS, svg } from "../render.js";
 
 const CELL = 40;
-const PAD = 6;
+const PAD = 20; // room for the coordinates drawn along the top and the left
 const TERRAIN = { M: "#a39382", S: "#ecd48f", F: "#4f9a58", T: "#b9d3ae", K: "#c4ab8c", I: "#e6f2f7", R: "#4d8fd6" };
 const ARROW = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
 const RULER_COLOUR = {
@@ -51,9 +52,9 @@ function placeShape(shape, anchor) {
   return cells.map(([r, c]) => [r - fr + anchor[0], c - fc + anchor[1]]);
 }
 
+/** A terrain's name in the reader's language (the catalogue's), else the reference's. */
 function regionName(letter) {
-  if (letter === "R") return "river";
-  return REF.regions[letter] ?? letter;
+  return tOr(`khan.terrain.${letter}`, {}, letter === "R" ? "river" : REF.regions[letter] ?? letter);
 }
 
 function backgroundName(bg) {
@@ -95,6 +96,13 @@ function ownerFill(owners) {
   if (owners.length > 1) return `url(#k-own-${owners.join("-")})`;
   return owners.length ? seatColour(owners[0]) : "#f6ead0";
 }
+
+/** A column's letter: A for column 0 (the west), as on a chess board. */
+const colLetter = (c) => (c < 26 ? String.fromCharCode(65 + c) : String(c + 1));
+
+/** A cell's name as the server's sentences say it (service/games/khan/narrate.py): column
+ * letter, then row number from 1 at the north; [8, 2] is C9. */
+export const cellName = (r, c) => (c < 26 ? `${colLetter(c)}${r + 1}` : `${r + 1}/${c + 1}`);
 
 /** A tile's outline: one path along the edges between its cells and the rest of the board. */
 function outline(cells) {
@@ -145,7 +153,7 @@ function mapSvg(ctx) {
     cells.push(svg("g", { "data-key": `cell:${k}`, class: previewSet.has(k) ? "k-preview" : null },
       svg("rect", {
         x, y, width: CELL, height: CELL, fill: TERRAIN[letter] ?? "#ccc", class: `k-cell k-${letter}`,
-        "data-pick": cellToken, "aria-label": `row ${r}, column ${c}: ${regionName(letter)}${what}`,
+        "data-pick": cellToken, "aria-label": `${cellName(r, c)}: ${regionName(letter)}${what}`,
         stroke: "#0003", "stroke-width": 1,
       }),
       occ?.kind === "neutral" ? yurt(x + CELL / 2, y + CELL / 2 + 3, "#1b1b1b", "neutral yurt") : null,
@@ -181,14 +189,19 @@ function mapSvg(ctx) {
       svg("circle", {
         cx: PAD + c * CELL + CELL / 2, cy: PAD + r * CELL + CELL / 2, r: CELL / 2 - 5,
         fill: RULER_COLOUR[id] ?? "#999", stroke: "#111", "stroke-width": 2, class: "k-ruler",
-        "data-pick": token, "aria-label": `${rulerName(id)} at row ${r}, column ${c}` + (next.has(token) ? ": drive him out" : ""),
+        "data-pick": token, "aria-label": `${rulerName(id)} at ${cellName(r, c)}` + (next.has(token) ? ": drive him out" : ""),
       }),
       svg("text", { x: PAD + c * CELL + CELL / 2, y: PAD + r * CELL + CELL / 2 + 5, class: "k-ruler-text", "aria-hidden": "true" }, rulerInitials(id)));
   });
 
+  // the coordinates, as the log, the move labels and docs/games/khan.md name a cell: A1 top left
+  const cols = rows[0]?.length ?? 13;
+  const coords = svg("g", { class: "k-coords", "aria-hidden": "true" },
+    Array.from({ length: cols }, (_, c) => svg("text", { x: PAD + c * CELL + CELL / 2, y: PAD - 6, "text-anchor": "middle" }, colLetter(c))),
+    Array.from({ length: n }, (_, r) => svg("text", { x: PAD - 4, y: PAD + r * CELL + CELL / 2 + 4, "text-anchor": "end" }, String(r + 1))));
   return svg("svg", { class: "board k-map", viewBox: `0 0 ${w} ${hgt}`, role: "group", "aria-label": "the map of Khan" },
     defs, svg("rect", { x: 0, y: 0, width: w, height: hgt, fill: "#f3efe6" }),
-    cells, tiles, consentLayer, previewLayer, rulers);
+    coords, cells, tiles, consentLayer, previewLayer, rulers);
 }
 
 function rulerInitials(id) {
@@ -363,7 +376,7 @@ const khanBoard = {
         return `play ${cardText(REF.cards[v] ?? (ctx?.view?.hand ?? []).find((c) => c.id === v)) }`;
       case "cell": {
         const [r, c] = parseCell(v);
-        return `row ${r}, column ${c} (${regionName(REF.rows[r]?.[c])})`;
+        return `${cellName(r, c)} (${regionName(REF.rows[r]?.[c])})`;
       }
       case "choice":
         return "invasion of choice (both actions)";

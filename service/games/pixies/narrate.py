@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from service.games.interface import Command, Event, View
 from service.games.pixies.data import CARDS
-from service.games.words import game_over, listing, plural, scores_line, who
+from service.games.words import Phrase, game_over, listing, plural, scores_line, who
 
 
 def card_name(card_id: str) -> str:
@@ -51,19 +51,26 @@ def describe_commit(seat: int | None, command: Command, events: list[Event], nam
     for e in events:
         kind = e["type"]
         if kind == "game_started":
-            said.append(f"The game starts with {e['players']} players; {who(names, e['first_player'])} picks first.")
+            first = who(names, e["first_player"])
+            said.append(Phrase("pixies.game_started", f"The game starts with {e['players']} players; {first} picks first.",
+                               players=e["players"], first=first))
         elif kind == "round_started":
-            said.append(f"Round {e['round']} begins; {who(names, e['first_player'])} picks first.")
+            first = who(names, e["first_player"])
+            said.append(Phrase("pixies.round_started", f"Round {e['round']} begins; {first} picks first.",
+                               round=e["round"], first=first))
         elif kind == "market_revealed":
             cards = listing([card_name(c) for c in e["cards"]])
-            said.append(f"Turn {e['turn']}: the market shows {cards}.")
+            said.append(Phrase("pixies.market_revealed", f"Turn {e['turn']}: the market shows {cards}.",
+                               turn=e["turn"], cards=list(e["cards"])))
         elif kind == "card_taken":
             said.append(_taken(e, names))
         elif kind == "area_filled":
-            said.append(f"{who(names, e['seat'])}'s area is full: this is the round's last turn.")
+            name = who(names, e["seat"])
+            said.append(Phrase("pixies.area_filled", f"{name}'s area is full: this is the round's last turn.", who=name))
         elif kind == "round_scored":
             totals = [s["total"] for s in e["scores"]]
-            said.append(f"Round {e['round']} scores: {scores_line(names, totals)}.")
+            said.append(Phrase("pixies.round_scored", f"Round {e['round']} scores: {scores_line(names, totals)}.",
+                               round=e["round"], scores=[f"{who(names, s)} {v}" for s, v in enumerate(totals)]))
         elif kind == "game_ended":
             said.append(game_over(names, e))
     return said
@@ -72,13 +79,19 @@ def describe_commit(seat: int | None, command: Command, events: list[Event], nam
 def _taken(e: Event, names: list[str]) -> str:
     name, cell = who(names, e["seat"]), e["cell"]
     placement = e["placement"]
+    card = e.get("card")
     if placement == "face_up":
-        return f"{name} takes {card_name(e['card'])} onto cell {cell}."
+        return Phrase("pixies.taken_face_up", f"{name} takes {card_name(e['card'])} onto cell {cell}.",
+                      who=name, card=card, cell=cell)
     if placement == "on_face_down":
-        return f"{name} takes {card_name(e['card'])} onto cell {cell}, validating it."
+        return Phrase("pixies.taken_validating", f"{name} takes {card_name(e['card'])} onto cell {cell}, validating it.",
+                      who=name, card=card, cell=cell)
     if placement == "on_face_up":
         if e["keep"] == "new":
-            return f"{name} takes {card_name(e['card'])} onto cell {cell}, turning the card there face down."
+            return Phrase("pixies.taken_turning",
+                          f"{name} takes {card_name(e['card'])} onto cell {cell}, turning the card there face down.",
+                          who=name, card=card, cell=cell)
         # The new card went face down: it is a back from now on, so it is not named.
-        return f"{name} takes a card and slips it face down under the card on cell {cell}."
-    return f"{name} takes a card and lays it face down on cell {cell}."
+        return Phrase("pixies.taken_under", f"{name} takes a card and slips it face down under the card on cell {cell}.",
+                      who=name, cell=cell)
+    return Phrase("pixies.taken_face_down", f"{name} takes a card and lays it face down on cell {cell}.", who=name, cell=cell)
