@@ -875,8 +875,8 @@ async function matchScreen(matchId, params) {
 function delayBadge(summary) {
   const d = summary.spectator_delay;
   if (!d) return null;
-  const text = d.commits ? `${plural(d.commits, "move")} behind` : `${d.seconds} s behind`;
-  return h("span.badge.delay", { title: "spectators see this match this far behind (a spectator delay the server enforces)" }, `watched ${text}`);
+  const text = d.commits ? t("badge.delay_commits", { n: d.commits }) : t("badge.delay_seconds", { n: d.seconds });
+  return h("span.badge.delay", { title: t("badge.delay_title") }, text);
 }
 
 /** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */

@@ -173,7 +173,8 @@ class MatchView:
             return
         self.seq = msg["seq"]
         self.said = [str(s) for s in msg.get("said") or []]
-        keys = msg.get("said_keys") if isinstance(msg.get("said_keys"), list) else []
+        raw = msg.get("said_keys")
+        keys: list[Any] = raw if isinstance(raw, list) else []
         self.said_keys = [k if i < len(keys) and isinstance(k := keys[i], dict) and isinstance(k.get("key"), str) else None
                           for i in range(len(self.said))]
         self.story.append((self.seq, self.said))
