@@ -13,10 +13,11 @@ from starlette.routing import Route
 
 from service.games import GAMES, get_game
 from service.http.answers import guarded, json
-from service.http.guards import json_body
+from service.http.guards import json_body, seat_token
 from service.http.readers import reader, visible_seq
 from service.http.summary import MATCH_STATES, summary
-from service.match.lobby import Lobby, LobbyError, new_spectator_key
+from service.match import rematch
+from service.match.lobby import Lobby, LobbyError, new_secret
 from service.ops.limits import Limits
 from service.ws.address_limits import CreationWindow
 
@@ -51,6 +52,8 @@ class LobbyRoutes:
             Route("/api/matches", guarded(self.list_matches), methods=["GET"]),
             Route("/api/matches/{match}", guarded(self.get_match)),
             Route("/api/matches/{match}/seats", guarded(self.take_seat), methods=["POST"]),
+            Route("/api/matches/{match}/rematch", guarded(self.accept_rematch), methods=["POST"]),
+            Route("/api/matches/{match}/rematch/decline", guarded(self.decline_rematch), methods=["POST"]),
         ]
 
     def creation_room(self, request: Request) -> Callable[[], None]:
@@ -93,17 +96,22 @@ class LobbyRoutes:
         # The spectator options (SPEC 2.4): a private match is unlisted unless the body says
         # otherwise (which the lobby refuses), and a "link" match's key is made here, shown once.
         spectators = body.get("spectators")
-        key = new_spectator_key() if spectators == "link" else None
-        rec = await lobby.create(body.get("game"), body.get("players"), body.get("options"),
+        key = new_secret() if spectators == "link" else None
+        players = body.get("players")
+        # One invite per seat, shown only here (a bot's seat is taken at once: its invite opens nothing).
+        invites = [new_secret() for _ in range(players)] if isinstance(players, int) and 0 < players <= 64 else None
+        rec = await lobby.create(body.get("game"), players, body.get("options"),
                                  body.get("listed", spectators in (None, "public")), turn_seconds=body.get("turn_seconds"),
                                  absent=body.get("absent", "bot"), bots=body.get("bots"),
                                  spectators=spectators, spectator_delay=body.get("spectator_delay"),
-                                 spectator_key=key)
+                                 spectator_key=key, invites=invites)
         counted()
         # (the creator holds no seat: with bots in every seat, it reads as the public audience)
         out = summary(rec, await visible_seq(lobby, rec, None) if rec.bots else 0)
         if key is not None:
             out["spectator_key"] = key
+        out["invites"] = [{"seat": s.seat, "invite": secret} for s, secret in zip(rec.seats, invites or [], strict=False)
+                          if not s.taken]
         return json(out, 201)
 
     async def list_matches(self, request: Request) -> Response:
@@ -130,5 +138,16 @@ class LobbyRoutes:
     async def take_seat(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
         match = request.path_params["match"]
-        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"))
+        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), body.get("invite"))
         return json({"match": match, "seat": seat, "token": token}, 201)
+
+    async def accept_rematch(self, request: Request) -> Response:
+        """Ask for the finished match's rematch, or accept it: the new seat and its token."""
+        await json_body(request, self.limits)  # (no fields: the seat is the token's)
+        return json(await rematch.accept(self.lobby(), request.path_params["match"], seat_token(request)), 201)
+
+    async def decline_rematch(self, request: Request) -> Response:
+        await json_body(request, self.limits)
+        lobby = self.lobby()
+        rec = await rematch.decline(lobby, request.path_params["match"], seat_token(request))
+        return json(summary(rec, await lobby.store.last_seq(rec.id)))

@@ -7,6 +7,7 @@ from typing import Any
 
 from service.games import get_game
 from service.match.lobby import open_hand
+from service.match.rematch import answers
 from service.store import MatchRecord
 
 MATCH_STATES = ("open", "live", "finished", "diverged")
@@ -28,6 +29,9 @@ def summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         "turn_seconds": rec.turn_seconds, "absent": rec.absent,
         "bots": [{"seat": seat, "strength": strength} for seat, strength in enumerate(rec.bots or []) if strength is not None],
         "spectators": rec.spectators, "spectator_delay": rec.spectator_delay,
+        # the match that follows this one, and the one this one follows with each seat's answer
+        "rematch": rec.links.get("rematch"),
+        "rematch_of": {"match": rec.rematch_of["match"], "seats": answers(rec)} if rec.rematch_of else None,
     }
     if seq is not None:
         out["seq"] = seq

@@ -48,9 +48,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def new_spectator_key() -> str:
-    """A private match's spectator link secret: 256 random bits, shown once to its creator; the
-    store keeps only its sha256, like a seat token's."""
+def new_secret() -> str:
+    """A link's secret (a private match's spectator key, a seat's invite): 256 random bits, shown
+    once to the match's creator; the store keeps only its sha256, like a seat token's."""
     return secrets.token_urlsafe(32)
 
 
@@ -92,6 +92,25 @@ def open_hand(record: MatchRecord) -> bool:
         return False
     fixed = any(k in get_game(record.game).secret_options for k in record.options)
     return bool(origin.get("exact")) or (origin.get("seq") == 0 and fixed)
+
+
+def invited_seat(record: MatchRecord, invite: Any) -> int:
+    """The seat `invite` opens in `record` (LobbyError 403 `bad_invite` if none)."""
+    if not isinstance(invite, str) or not invite:
+        raise LobbyError("bad_field", "invite must be the secret of a seat's invite link")
+    digest = hash_token(invite)
+    for seat, held in enumerate(record.invite_hashes or []):
+        if held is not None and hmac.compare_digest(held, digest):
+            return seat
+    raise LobbyError("bad_invite", f"this invite opens no seat of match {record.id}", 403)
+
+
+def reserved_seats(record: MatchRecord) -> set[int]:
+    """A rematch's seats still waiting for their players to accept or decline: nobody else may
+    take them. A declined seat is free for anyone; a bot's seat is taken from the start."""
+    if record.rematch_of is None:
+        return set()
+    return {s.seat for s in record.seats if not s.taken and f"declined:{s.seat}" not in record.links}
 
 
 class Lobby:
@@ -145,10 +164,13 @@ class Lobby:
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
                      commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None,
                      seed: str | None = None, spectators: Any = None, spectator_delay: Any = None,
-                     spectator_key: str | None = None) -> MatchRecord:
+                     spectator_key: str | None = None, invites: Sequence[str] | None = None,
+                     rematch_of: dict[str, Any] | None = None) -> MatchRecord:
         """A new match. `spectators` ("public", "link", "off") and `spectator_delay` are the
         spectator options (SPEC 2.4); a "link" match needs the `spectator_key` its creator is
-        given (new_spectator_key), of which only the hash is stored."""
+        given (new_secret), of which only the hash is stored. `invites`: one secret per
+        seat (new_secret), shown once to the creator; each takes its seat (take_seat), and only
+        their hashes are stored. `rematch_of`: see service/match/rematch.py."""
         if not isinstance(game_id, str):
             raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
         if not playable(game_id):
@@ -195,6 +217,8 @@ class Lobby:
             absent=absent, bots=strengths, bot_seed=new_seed(), spectators=mode,
             spectator_key_hash=hash_token(spectator_key) if spectator_key is not None else None,
             spectator_delay=delay, seats=[SeatRecord(seat=i) for i in range(players)],
+            invite_hashes=[hash_token(i) for i in invites] if invites is not None else None,
+            rematch_of=rematch_of,
         )
         await self.store.create_match(record, commits)
         if strengths is not None:
@@ -243,7 +267,7 @@ class Lobby:
             copied.append(Commit(seq=seq + 1, seat=None, command=command, events=events,
                                  move_id=system_move_id(REDEAL), ts=int(time.time() * 1000)))
         origin = {"match": match_id, "seq": seq, "seed": source.seed, "exact": exact}
-        key = new_spectator_key() if source.spectators == "link" else None
+        key = new_secret() if source.spectators == "link" else None
         rec = await self.create(source.game, source.players, source.options, source.listed, forked_from=origin,
                                 turn_seconds=source.turn_seconds, commits=copied, absent=source.absent,
                                 seed=seed, spectators=source.spectators, spectator_delay=source.spectator_delay,
@@ -251,15 +275,26 @@ class Lobby:
         return rec, key
 
     # -- seats ----------------------------------------------------------------------------
-    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None) -> tuple[int, str]:
+    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None, invite: Any = None,
+                        reserved_ok: bool = False) -> tuple[int, str]:
+        """Claim a seat: the one asked for, the one `invite` opens, or any free one. A rematch's
+        seats wait for their players (reserved_seats) unless `reserved_ok` (their answer)."""
         record = await self.record(match_id)
         if name is not None and (not isinstance(name, str) or len(name) > 40):
             raise LobbyError("bad_field", "name must be a string of at most 40 characters")
-        free = [s.seat for s in record.seats if not s.taken]
+        reserved = set() if reserved_ok else reserved_seats(record)
+        if invite is not None:
+            invited = invited_seat(record, invite)
+            if seat is not None and seat != invited:
+                raise LobbyError("bad_field", "this invite opens another seat; leave seat out")
+            seat, reserved = invited, set()
+        free = [s.seat for s in record.seats if not s.taken and s.seat not in reserved]
         if seat is None:
             candidates = free
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.players:
             raise LobbyError("bad_field", f"seat must be an integer from 0 to {record.players - 1}")
+        elif seat in reserved and not record.seats[seat].taken:
+            raise LobbyError("seat_reserved", f"seat {seat} waits for its player's answer to the rematch", 409)
         else:
             candidates = [seat]
         token = secrets.token_urlsafe(32)

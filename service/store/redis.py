@@ -66,7 +66,7 @@ POOL_SIZE = 256
 POOL_WAIT_S = 20
 MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
-MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence")
+MATCH_KEYS = ("meta", "seats", "fin", "diverged", "links", "log", "snap", "snapseq", "presence")
 
 
 def _key(match_id: str, part: str) -> str:
@@ -137,7 +137,8 @@ class RedisStore(EventStore):
             p.hgetall(_key(match_id, "seats"))
             p.get(_key(match_id, "fin"))
             p.get(_key(match_id, "diverged"))
-            meta, seats_raw, fin, diverged = await p.execute()
+            p.hgetall(_key(match_id, "links"))
+            meta, seats_raw, fin, diverged, links = await p.execute()
         if meta is None:
             return None
         taken = {int(k): msgpack.unpackb(v, raw=False) for k, v in seats_raw.items()}
@@ -154,6 +155,7 @@ class RedisStore(EventStore):
             rec.result = msgpack.unpackb(fin, raw=False)
         if diverged is not None:
             rec.diverged = msgpack.unpackb(diverged, raw=False)
+        rec.links = {k.decode(): v.decode() for k, v in links.items()}
         return rec
 
     @_guard
@@ -228,6 +230,14 @@ class RedisStore(EventStore):
             await self._r.delete(_key(match_id, "diverged"))
         else:
             await self._r.set(_key(match_id, "diverged"), msgpack.packb(info, use_bin_type=True))
+
+    @_guard
+    async def set_link(self, match_id: str, name: str, value: str) -> str:
+        async with self._r.pipeline(transaction=True) as p:
+            p.hsetnx(_key(match_id, "links"), name, value)
+            p.hget(_key(match_id, "links"), name)
+            _, held = await p.execute()
+        return str(held.decode())
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:

@@ -181,6 +181,10 @@ class ClusterStore(RedisStore):
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         await self._retry(super().mark_diverged, match_id, info)
 
+    async def set_link(self, match_id: str, name: str, value: str) -> str:
+        # (a retried HSETNX that had landed answers the value it set: the same result)
+        return await self._retry(super().set_link, match_id, name, value)
+
     # -- the log -----------------------------------------------------------------------------
     async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes) -> None:
         await self._retry(self._append_once, match_id, key, seq, data)
