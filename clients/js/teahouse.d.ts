@@ -283,7 +283,10 @@ export class TeahouseClient {
   connect(options?: ConnectionOptions): Connection;
   games(): Promise<GameInfo[]>;
   createMatch(game: string, players: number, options?: CreateMatchOptions): Promise<MatchSummary>;
-  takeSeat(match: string, options?: { seat?: number | null; name?: string | null }): Promise<SeatGrant>;
+  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; invite?: string | null }): Promise<SeatGrant>;
+  /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there. */
+  rematch(match: string, token: string): Promise<SeatGrant>;
+  declineRematch(match: string, token: string): Promise<MatchSummary>;
   match(match: string): Promise<MatchSummary>;
   matches(state?: "open" | "live" | "finished" | null): Promise<MatchSummary[]>;
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;

@@ -782,8 +782,21 @@ export class TeahouseClient {
 
   /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the
    * token: it is the only way to play the seat and is never shown again. */
-  takeSeat(match, { seat = null, name = null } = {}) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, { seat, name });
+  takeSeat(match, { seat = null, name = null, invite = null } = {}) {
+    const body = { seat, name };
+    if (invite != null) body.invite = invite; // an invite link's secret opens its own seat
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, body);
+  }
+
+  /** Ask for the rematch of a finished match, or accept it, as the seat `token` holds there
+   * (SPEC §2.14): {match, seat, token} of the new match. Keep the new token. */
+  rematch(match, token) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch`, {}, { Authorization: `Bearer ${token}` });
+  }
+
+  /** Decline the rematch: that seat there opens to anyone. Resolves to the rematch's summary. */
+  declineRematch(match, token) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch/decline`, {}, { Authorization: `Bearer ${token}` });
   }
 
   match(match) {

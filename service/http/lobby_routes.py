@@ -71,7 +71,8 @@ class LobbyRoutes:
 
     async def games(self, request: Request) -> Response:
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
-                      "max_players": g.max_players, "rules_version": g.rules_version}
+                      "max_players": g.max_players, "rules_version": g.rules_version,
+                      "options": [{**o, "secret": o["name"] in g.secret_options} for o in g.options]}
                      for g in map(get_game, GAMES)])
 
     async def view_schema(self, request: Request) -> Response:

@@ -603,10 +603,25 @@ class TeahouseClient:
             body["bots"] = [{"seat": seat, "strength": strength} for seat, strength in sorted(bots.items())]
         return await self._call("POST", "/api/matches", json=body)
 
-    async def take_seat(self, match: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
-        """Take a seat (the lowest free one when `seat` is None): {match, seat, token}. Keep the
-        token: it is the only way to play the seat and is never shown again."""
-        return await self._call("POST", f"/api/matches/{_q(match)}/seats", json={"seat": seat, "name": name})
+    async def take_seat(self, match: str, seat: int | None = None, name: str | None = None,
+                        invite: str | None = None) -> dict[str, Any]:
+        """Take a seat (the lowest free one when `seat` is None; the one an `invite` from the
+        match's creation opens): {match, seat, token}. Keep the token: it is the only way to
+        play the seat and is never shown again."""
+        body: dict[str, Any] = {"seat": seat, "name": name}
+        if invite is not None:
+            body["invite"] = invite
+        return await self._call("POST", f"/api/matches/{_q(match)}/seats", json=body)
+
+    async def rematch(self, match: str, token: str) -> dict[str, Any]:
+        """Ask for the rematch of finished `match`, or accept it, as the seat `token` holds
+        there (SPEC 2.14): {match, seat, token} of the new match. Keep the new token."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/rematch", headers=_bearer(token))
+
+    async def decline_rematch(self, match: str, token: str) -> dict[str, Any]:
+        """Decline the rematch of `match` as the seat `token` holds: that seat there opens to
+        anyone. Returns the rematch's summary."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/rematch/decline", headers=_bearer(token))
 
     async def match(self, match: str) -> dict[str, Any]:
         """One match's summary (SPEC 2.1)."""
@@ -640,7 +655,7 @@ class TeahouseClient:
         if seat is not None:
             params["seat"] = seat
         # The token goes in a header: a URL ends up in logs and histories.
-        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        headers = _bearer(token) if token is not None else {}
         return await self._call("GET", f"/api/matches/{_q(match)}/replay", params=params, headers=headers)
 
     async def fork(self, match: str, seq: int, exact: bool = False) -> dict[str, Any]:
@@ -662,3 +677,8 @@ class TeahouseClient:
 
 def _q(part: str) -> str:
     return quote(str(part), safe="")
+
+
+def _bearer(token: str) -> dict[str, str]:
+    """A seat token travels in this header, never in a URL (SPEC 2)."""
+    return {"Authorization": f"Bearer {token}"}
