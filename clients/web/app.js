@@ -5,8 +5,10 @@
 //   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
 import { boardFor, loadBoard } from "./boards/index.js";
+import { optionsForm } from "./options_form.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
+import { rulesButton } from "./rules.js";
 
 const client = new TeahouseClient();
 const app = document.getElementById("app");
@@ -37,6 +39,28 @@ const store = {
     const all = this.seats();
     all[match] = { ...(all[match] ?? {}), [seat]: token };
     localStorage.setItem("teahouse.seats", JSON.stringify(all));
+  },
+  /** The invite links and spectator keys of the matches this browser created. */
+  links() {
+    try {
+      return JSON.parse(localStorage.getItem("teahouse.invites") || "{}");
+    } catch {
+      return {};
+    }
+  },
+  /** [{seat, invite}] of a match this browser created. */
+  invites(match) {
+    return this.links()[match] ?? [];
+  },
+  spectatorKey(match) {
+    return this.links()[`${match}:key`] ?? null;
+  },
+  keepInvites(summary) {
+    if (!summary.invites?.length && !summary.spectator_key) return;
+    const all = this.links();
+    all[summary.match] = summary.invites ?? [];
+    if (summary.spectator_key) all[`${summary.match}:key`] = summary.spectator_key;
+    localStorage.setItem("teahouse.invites", JSON.stringify(all));
   },
 };
 
@@ -123,11 +147,46 @@ async function route() {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
     else if (parts[0] === "replay" && parts[1]) cleanup = await replayScreen(parts[1], params);
     else if (parts[0] === "m" && parts[1]) cleanup = await replayScreen(...momentOf(parts[1], params));
+    else if (parts[0] === "invite" && parts[1] && parts[2]) await inviteScreen(parts[1], parts[2]);
     else cleanup = await lobbyScreen();
   } catch (err) {
     fill(app, h("div.panel", {}, h("h2", {}, "Something went wrong"), h("p", {}, explain(err)),
       h("a.button", { href: "#/" }, "Back to the lobby")));
   }
+}
+
+// -- links: invites, watching ------------------------------------------------------------------
+
+/** The address of a page of this client, for another device. */
+const pageLink = (hash) => `${location.origin}${location.pathname}${hash}`;
+
+/** An invite link opened (on any device): it takes its seat here, then plays it. */
+async function inviteScreen(match, invite) {
+  try {
+    const got = await client.takeSeat(match, { invite, name: store.name() || null });
+    store.addToken(match, got.seat, got.token);
+    location.replace(`#/match/${match}?seat=${got.seat}`);
+  } catch (err) {
+    fill(app, h("div.panel", { id: "invite-failed" }, h("h2", {}, "This invite does not open a seat"),
+      h("p", {}, explain(err)),
+      h("a.button", { href: `#/match/${match}` }, "Watch the match"), " ", h("a.button.secondary", { href: "#/" }, "Back to the lobby")));
+  }
+}
+
+/** A link to hand to someone: shown whole (it can be selected), with a copy button. */
+function copyLine(label, url, id) {
+  const box = h("input.mono", { id, value: url, readonly: true, "aria-label": label, onfocus: (ev) => ev.target.select() });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast("Copied: send it to whoever should have it");
+    } catch {
+      box.focus(); // no clipboard here (an insecure page): selected, ready for Ctrl+C
+      toast("Select and copy the link by hand", "error");
+    }
+  };
+  return h("div.row.link-line", {}, h("span.grow", {}, label), box,
+    h("button.small.secondary", { type: "button", id: `${id}-copy`, onclick: copy }, "Copy"));
 }
 
 // -- lobby --------------------------------------------------------------------------------------
@@ -141,7 +200,15 @@ async function lobbyScreen() {
   const list = await games();
   const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players}–${g.max_players} players)`)));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
-  const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono" });
+  const options = h("input", { id: "new-options", name: "options", placeholder: 'JSON, optional: {"first_player": 0}', style: "width: 14rem", class: "mono",
+    title: "any option as JSON, over the form's values: also those a form cannot offer (deck orders, content sets)" });
+  // The game's own options, as a form built from what it declares (GET /api/games).
+  const optionsBox = h("div", { id: "new-options-form" });
+  let form = null;
+  const drawOptions = () => {
+    form = optionsForm(list.find((x) => x.id === gameSel.value), Number(players.value) || 0);
+    fill(optionsBox, form.element);
+  };
   const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
@@ -167,18 +234,19 @@ async function lobbyScreen() {
     players.max = g.max_players;
     players.value = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
     drawSeats();
+    drawOptions();
   };
   gameSel.value = list.some((g) => g.id === "pixies") ? "pixies" : list[0]?.id;
   gameSel.addEventListener("change", pick);
-  players.addEventListener("input", drawSeats);
+  players.addEventListener("input", () => { drawSeats(); drawOptions(); });
   pick();
 
   const create = async (ev) => {
     ev.preventDefault();
-    let opts = {};
+    let opts = form.options();
     if (options.value.trim()) {
       try {
-        opts = JSON.parse(options.value);
+        opts = { ...opts, ...JSON.parse(options.value) }; // the advanced field has the last word
       } catch {
         toast("Options must be a JSON object, e.g. {\"first_player\": 0}", "error");
         return;
@@ -188,6 +256,7 @@ async function lobbyScreen() {
       const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
       const bots = pickedBots();
       const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots });
+      store.keepInvites(m);
       if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
@@ -200,17 +269,23 @@ async function lobbyScreen() {
   };
 
   const tbody = h("tbody", { id: "match-rows" });
+  // By default the matches one can play or watch now: finished ones and forks (a study of a
+  // finished match) are one choice away.
   const filter = h("select", { id: "match-filter" },
-    h("option", { value: "" }, "all"), h("option", { value: "open" }, "open"),
-    h("option", { value: "live" }, "live"), h("option", { value: "finished" }, "finished"));
+    h("option", { value: "current" }, "open and live"), h("option", { value: "open" }, "open"),
+    h("option", { value: "live" }, "live"), h("option", { value: "finished" }, "finished"),
+    h("option", { value: "forks" }, "forks"), h("option", { value: "" }, "all"));
   const refresh = async () => {
     let rows;
     try {
-      rows = await client.matches(filter.value || null);
+      const state = ["open", "live", "finished"].includes(filter.value) ? filter.value : null;
+      rows = await client.matches(state);
     } catch (err) {
       fill(tbody, h("tr", {}, h("td", { colspan: 6 }, `Cannot list matches: ${explain(err)}`)));
       return;
     }
+    if (filter.value === "current") rows = rows.filter((m) => ["open", "live"].includes(m.state) && !m.forked_from);
+    if (filter.value === "forks") rows = rows.filter((m) => m.forked_from);
     rows.sort((a, b) => b.created - a.created);
     fill(tbody, ...(rows.length ? rows.slice(0, 100).map(matchRow)
       : [h("tr", {}, h("td.muted", { colspan: 6 }, "No matches yet: create one above."))]));
@@ -255,11 +330,13 @@ async function lobbyScreen() {
     h("section.panel", {},
       h("h2", {}, "New match"),
       h("form.row", { id: "create-form", onsubmit: create },
-        h("label", {}, "Game", gameSel), h("label", {}, "Players", players),
-        h("label", {}, "Options", options),
+        h("label", {}, "Game", gameSel), rulesButton(() => gameSel.value, gameName, "lobby-rules"),
+        h("label", {}, "Players", players),
+        h("label", {}, "Advanced options (JSON)", options),
         h("label", {}, "Turn clock (s)", clock),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
         h("button", { type: "submit", id: "create-match" }, "Create match")),
+      h("div.row", {}, h("span.muted", {}, "Options:"), optionsBox),
       h("div.row", {}, h("span.muted", {}, "Who plays:"), seatsBox)),
     h("section.panel", {},
       h("div.row", {}, h("h2.grow", {}, "Matches"), h("label", {}, "Show", filter),
@@ -379,6 +456,7 @@ async function matchScreen(matchId, params) {
     moves: h("div.panel", { id: "moves" }),
     bar: h("div.picker-slot", { id: "picker-slot" }),
     end: h("div"),
+    links: h("div"),
     log: h("div"),
     raw: h("details.panel", {}, h("summary", {}, "The whole view, as data")),
   };
@@ -387,7 +465,7 @@ async function matchScreen(matchId, params) {
   // On a phone the strip (whose turn, the clock, the last move, the log one tap away) stays at
   // the top and the board comes right under it; the picker is a bottom sheet over the rest.
   fill(app, ui.strip, ui.announce, ui.head, h("div.columns", {},
-    h("div.board-col", {}, ui.end, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
+    h("div.board-col", {}, ui.end, ui.links, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
     h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence)));
 
   let conn = null;
@@ -442,7 +520,8 @@ async function matchScreen(matchId, params) {
       render();
       setTimeout(reconnect, 800);
     });
-    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId);
+    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat])
+      : await conn.spectate(matchId, params.get("key") ?? store.spectatorKey(matchId));
     connState = "connected";
     lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: [], deadline: game.deadline };
     game.onChange(onChange);
@@ -629,12 +708,16 @@ async function matchScreen(matchId, params) {
   }
 
   function renderHead() {
-    const seatsFree = summary.seats.filter((s) => !s.taken);
+    // (a rematch's seats wait for their players' answers: not for anyone to take)
+    const waiting = new Set((summary.rematch_of?.seats ?? []).filter((a) => a.answer === "waiting").map((a) => a.seat));
+    const seatsFree = summary.seats.filter((s) => !s.taken && !waiting.has(s.seat));
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
     fill(ui.head, h("div.row", {},
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
       summary.turn_seconds ? h("span.badge", { title: "the turn clock" }, `${summary.turn_seconds} s per move`) : null,
+      summary.rematch_of ? h("a.badge", { id: "rematch-of", href: `#/match/${summary.rematch_of.match}` }, "rematch of ", summary.rematch_of.match) : null,
+      rulesButton(() => summary.game, gameName, "match-rules"),
       openHandBadge(summary),
       h("span.badge", { id: "seq" }, `seq ${game?.seq ?? "…"}`),
       h("span.badge", { id: "conn-state" }, connState),
@@ -648,6 +731,82 @@ async function matchScreen(matchId, params) {
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
         : null);
   }
+
+  /** Before the start: the invite link of each free seat (to the browser that created the
+   * match), the watch link, and in a rematch where each seat's answer stands. */
+  function renderWaiting() {
+    const free = new Set(summary.seats.filter((s) => !s.taken).map((s) => s.seat));
+    const invites = store.invites(matchId).filter((i) => free.has(i.seat));
+    const key = params.get("key") ?? store.spectatorKey(matchId);
+    const answers = summary.rematch_of?.seats ?? [];
+    const ns = names(summary);
+    return h("div.panel", { id: "waiting-links" }, h("h3", {}, "Waiting for players"),
+      invites.map((i) => copyLine(`Invite for seat ${i.seat}`, pageLink(`#/invite/${matchId}/${i.invite}`), `invite-${i.seat}`)),
+      summary.spectators === "off" ? null
+        : copyLine("Watch link", pageLink(`#/match/${matchId}${key ? `?key=${encodeURIComponent(key)}` : ""}`), "watch-link"),
+      answers.length ? h("ul", { id: "rematch-answers" }, answers.map((a) => h("li", { "data-seat": a.seat },
+        `Seat ${a.seat} (${ns[a.seat] || `seat ${a.from_seat} last match`}): ${a.answer}`))) : null,
+      invites.length ? h("p.muted", {}, "Each invite opens its own seat, once: send each to one player.") : null);
+  }
+
+  /** After the end: ask for a rematch, or answer the one asked; watchers can follow it. */
+  function renderRematch() {
+    if (!game?.over) return null;
+    const next = summary.rematch;
+    const held = next ? store.tokens(next) : {};
+    if (mySeat === null) {
+      return next ? h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-watch", href: `#/match/${next}` }, "Watch the rematch")) : null;
+    }
+    if (!next) {
+      return h("div.panel", { id: "rematch-panel" }, h("button", { type: "button", id: "rematch", onclick: () => answerRematch(true) }, "Rematch"),
+        h("span.muted", {}, " the same game and options, everyone one seat on, a new shuffle"));
+    }
+    if (rematchAnswer) {
+      return h("div.panel", { id: "rematch-panel" }, h("p", { id: "rematch-answer" }, rematchAnswer),
+        h("a.button.secondary", { href: `#/match/${next}` }, "Watch the rematch"));
+    }
+    const seat = Object.keys(held)[0];
+    if (seat !== undefined) {
+      return h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-go", href: `#/match/${next}?seat=${seat}` }, "Go to the rematch"));
+    }
+    return h("div.panel", { id: "rematch-panel" }, h("p", {}, "A rematch was asked for."),
+      h("div.row", {}, h("button", { type: "button", id: "rematch-accept", onclick: () => answerRematch(true) }, "Accept"),
+        h("button.secondary", { type: "button", id: "rematch-decline", onclick: () => answerRematch(false) }, "Decline")));
+  }
+
+  let rematchAnswer = null;
+  async function answerRematch(yes) {
+    try {
+      if (yes) {
+        const got = await client.rematch(matchId, tokens[mySeat]);
+        store.addToken(got.match, got.seat, got.token);
+        store.keepInvites({ match: got.match, spectator_key: got.spectator_key });
+        location.hash = `#/match/${got.match}?seat=${got.seat}`;
+        return;
+      }
+      summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat])).match };
+      rematchAnswer = "You declined: your seat there is open to anyone.";
+    } catch (err) {
+      toast(`The rematch: ${explain(err)}`, "error");
+    }
+    render();
+  }
+
+  // A finished match hears of its rematch by looking (any node, any time; nothing to subscribe to).
+  const lookForRematch = setInterval(() => {
+    if (!game?.over || summary.rematch) return;
+    client.match(matchId).then((s) => {
+      if (s.rematch) {
+        summary = s;
+        render();
+      }
+    }).catch(() => {});
+  }, 2500);
+  // Before the start: the seats filling up (and a rematch's answers) show on the waiting screen.
+  const lookForSeats = setInterval(() => {
+    if (!game || game.seq > 0) return;
+    client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
+  }, 2500);
 
   function renderPresence() {
     const p = game?.presence;
@@ -716,7 +875,8 @@ async function matchScreen(matchId, params) {
       renderStrip();
       fill(ui.status, h("h3", {}, "Status"), renderStatus(game.status, { names: names(summary), mySeat, players: summary.players }),
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, `seed ${game.finished.seed}`) : null);
-      fill(ui.end, renderEnd(game.status, lastSeen.said, names(summary), mySeat));
+      fill(ui.end, renderEnd(game.status, lastSeen.said, names(summary), mySeat), renderRematch());
+      fill(ui.links, game.seq === 0 && !game.over ? renderWaiting() : null);
       fill(ui.log, renderLog(log.slice(-60), names(summary)));
       const l = document.getElementById("game-log");
       if (l) l.scrollTop = l.scrollHeight;
@@ -734,6 +894,8 @@ async function matchScreen(matchId, params) {
   return () => {
     closed = true;
     clearInterval(ticker);
+    clearInterval(lookForRematch);
+    clearInterval(lookForSeats);
     offEscape();
     app.style.paddingBottom = "";
     conn?.close();
