@@ -530,6 +530,7 @@ def _pinned_randomness() -> Iterator[None]:
     import secrets
     import time
 
+    import service.http.lobby_routes
     import service.match.clock
     import service.match.lobby
     import service.match.runtime
@@ -540,6 +541,8 @@ def _pinned_randomness() -> Iterator[None]:
     tokens = iter(TOKENS + [base64.urlsafe_b64encode(hashlib.sha256(b"token %d" % i).digest()).decode()[:43]
                             for i in range(100)])
     seeds = iter([SEED] + [hashlib.sha256(b"seed %d" % i).hexdigest() for i in range(100)])
+    # (the creation's invites and spectator keys: a stream of their own, so that the seat tokens stay TOKENS)
+    links = iter(base64.urlsafe_b64encode(hashlib.sha256(b"link %d" % i).digest()).decode()[:43] for i in range(100))
     sessions = iter(f"5e55{i:012x}" for i in itertools.count(1))
     # Only the wall clock is pinned (commit and creation times); monotonic and sleep stay real.
     fake_time = _pinned(time, time=lambda: next(clock) / 1000)
@@ -547,6 +550,7 @@ def _pinned_randomness() -> Iterator[None]:
             (service.match.lobby, "new_match_id", lambda: next(ids)),
             (service.match.lobby, "secrets", _pinned(secrets, token_urlsafe=lambda n=32: next(tokens))),
             (service.match.lobby, "time", fake_time),
+            (service.http.lobby_routes, "new_secret", lambda: next(links)),
             (service.match.runtime, "time", fake_time),
             (service.match.clock, "time", fake_time),
             (service.ws.session, "secrets", _pinned(secrets, token_hex=lambda n=8: next(sessions)))]

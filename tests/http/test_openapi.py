@@ -11,7 +11,9 @@ the state the example needs (SETUP)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -27,6 +29,8 @@ import yaml
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 from starlette.routing import Mount, Route
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
 from service.app import create_app
 from service.ops.limits import Limits
@@ -42,18 +46,21 @@ PLACEHOLDER = "Xq3vN8kPz2Lm"  # the match id of SPEC 2's examples
 METHODS = ("get", "put", "post", "delete", "patch", "options", "head", "trace")
 
 # The state of the match each example's call is made on, where its path names the placeholder:
-# fresh (no seat taken), half (seat 0 taken), live (every seat taken) or finished.
+# fresh (no seat taken), half (seat 0 taken), live (every seat taken), finished (by bots), played
+# (to its end by seats holding tokens) or rematch_asked (played, and seat 0 asked for a rematch).
 SETUP = {
-    "get": "fresh", "take_seat": "fresh", "take_seat_bad": "fresh", "match_reference": "fresh",
+    "get": "fresh", "take_seat": "fresh", "take_seat_bad": "fresh", "take_seat_bad_invite": "fresh", "match_reference": "fresh",
     "take_seat_second": "half", "take_seat_taken": "half",
     "take_seat_full": "live", "log_live": "live", "replay_live_seat": "live", "replay_own_seat": "live",
     "fork_live": "live",
     "log": "finished", "record": "finished", "record_live": "live", "replay": "finished", "replay_bad_seq": "finished", "fork": "finished",
     "fork_bad_seq": "finished",
     "admin_export": "finished", "admin_delete": "fresh", "admin_delete_live": "live", "admin_unauthorized": "fresh",
+    "rematch": "played", "rematch_live": "live", "rematch_without_token": "played",
+    "rematch_decline": "rematch_asked", "rematch_decline_none": "played",
 }
 # The examples whose call carries a seat's token (security scheme seatToken), by seat.
-SEAT_TOKEN = {"replay_own_seat": 1}
+SEAT_TOKEN = {"replay_own_seat": 1, "rematch": 0, "rematch_live": 0, "rematch_decline": 1, "rematch_decline_none": 1}
 
 
 def document() -> dict[str, Any]:
@@ -257,13 +264,40 @@ class Matches:
             self._finished = got
         return self._finished
 
+    def played(self) -> dict[str, Any]:
+        """A new match its two seats played to the end with random moves (their tokens kept)."""
+        match = self.create()
+        for seat in (0, 1):
+            self.take(match, seat)
+        asyncio.run(_play_out(str(self.http.base_url), match, self.tokens[match]))
+        got = self.http.get(f"/api/matches/{match}").json()
+        assert got["state"] == "finished", got
+        return got
+
     def in_state(self, state: str) -> dict[str, Any]:
         if state == "finished":
             return self.finished()
+        if state in ("played", "rematch_asked"):
+            got = self.played()
+            if state == "rematch_asked":
+                token = self.tokens[got["match"]][0]
+                r = self.http.post(f"/api/matches/{got['match']}/rematch", headers={"Authorization": f"Bearer {token}"})
+                assert r.status_code == 201, r.text
+            return got
         match = self.create()
         for seat in {"fresh": (), "half": (0,), "live": (0, 1)}[state]:
             self.take(match, seat)
         return self.http.get(f"/api/matches/{match}").json()
+
+
+async def _play_out(url: str, match: str, tokens: dict[int, str]) -> None:
+    client = TeahouseClient(url)
+    conns = [await client.connect().open() for _ in tokens]
+    views = [await c.join(match, tokens[s]) for c, s in zip(conns, sorted(tokens), strict=True)]
+    await asyncio.gather(*[play_seat(c, v, random.Random(i)) for i, (c, v) in enumerate(zip(conns, views, strict=True))])
+    for c in conns:
+        await c.close()
+    await client.aclose()
 
 
 @pytest.fixture(scope="module")
