@@ -144,6 +144,8 @@ export class MatchView {
   finished: FinishedMessage | null;
   /** The turn clock: ms since the epoch when the seats to act run out, or null. */
   deadline: number | null;
+  /** A Fischer clock's time left per seat at the clock's seq (ms), or null. */
+  banks: number[] | null;
   /** The latest commit's sentences (SPEC 3.14). */
   said: string[];
   /** {seq, said} of each commit seen live on this connection. */
@@ -269,7 +271,14 @@ export interface CreateMatchOptions {
   absent?: "bot" | "random" | "first";
   /** Seats the server's bots play. */
   bots?: { seat: number; strength: number }[] | null;
+  /** The time control instead of `turnSeconds` (SPEC 2.4). */
+  timeControl?: TimeControl | null;
 }
+
+export type TimeControl =
+  | { type: "per_move"; seconds: number }
+  | { type: "correspondence"; days: number }
+  | { type: "fischer"; bank_seconds: number; increment_seconds: number };
 
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
 export class TeahouseClient {

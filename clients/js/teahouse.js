@@ -255,6 +255,7 @@ export class MatchView {
     this.presence = null;
     this.finished = null;
     this.deadline = null; // the turn clock: ms since the epoch when the seats to act run out, or null
+    this.banks = null; // a Fischer clock's time left per seat (ms) at the clock's seq, or null
     this.said = []; // the latest commit's sentences (SPEC §3.14)
     this.story = []; // {seq, said} of each commit seen live on this connection
     this.resyncs = 0;
@@ -674,6 +675,7 @@ export class Connection {
       mv._emit("presence");
     } else if (kind === "clock" && mv) {
       mv.deadline = msg.deadline;
+      mv.banks = msg.banks ?? null;
       mv._emit("clock");
     } else if (kind === "finished" && mv) {
       mv.finished = msg;
@@ -771,12 +773,14 @@ export class TeahouseClient {
 
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
-  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null } = {}) {
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null, timeControl = null } = {}) {
     // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4); absent: who plays a
     // seat whose time ran out ("bot", "random" or "first")
     const body = { game, players, options, listed, turn_seconds: turnSeconds };
     if (absent !== "bot") body.absent = absent; // (the server's default)
     if (bots && bots.length) body.bots = bots;
+    // timeControl: {type: "per_move", seconds} | {type: "correspondence", days} | {type: "fischer", bank_seconds, increment_seconds}
+    if (timeControl) body.time_control = timeControl;
     return this._call("POST", "/api/matches", body);
   }
 

@@ -29,6 +29,7 @@ CREATE_FIELDS = (
     "options",
     "listed",
     "turn_seconds",
+    "time_control",
     "absent",
     "bots",
     "spectators",
@@ -105,7 +106,7 @@ class LobbyRoutes:
                                  body.get("listed", spectators in (None, "public")), turn_seconds=body.get("turn_seconds"),
                                  absent=body.get("absent", "bot"), bots=body.get("bots"),
                                  spectators=spectators, spectator_delay=body.get("spectator_delay"),
-                                 spectator_key=key, invites=invites)
+                                 spectator_key=key, invites=invites, time_control=body.get("time_control"))
         counted()
         # (the creator holds no seat: with bots in every seat, it reads as the public audience)
         out = summary(rec, await visible_seq(lobby, rec, None) if rec.bots else 0)

@@ -25,6 +25,7 @@ from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
+from service.match import time_control as clocks
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
@@ -81,6 +82,14 @@ def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
             raise LobbyError("bad_field", f"a bot's strength must be an integer from {STRENGTHS[0]} to {STRENGTHS[-1]}")
         out[seat] = strength
     return out
+
+
+def same_clock(record: MatchRecord) -> dict[str, Any] | None:
+    """The time control a match's fork or rematch keeps (a record from before time controls: its
+    `turn_seconds`)."""
+    if record.time_control is None and record.turn_seconds:
+        return {"type": "per_move", "seconds": record.turn_seconds}
+    return record.time_control
 
 
 def open_hand(record: MatchRecord) -> bool:
@@ -165,7 +174,7 @@ class Lobby:
                      commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None,
                      seed: str | None = None, spectators: Any = None, spectator_delay: Any = None,
                      spectator_key: str | None = None, invites: Sequence[str] | None = None,
-                     rematch_of: dict[str, Any] | None = None) -> MatchRecord:
+                     rematch_of: dict[str, Any] | None = None, time_control: Any = None) -> MatchRecord:
         """A new match. `spectators` ("public", "link", "off") and `spectator_delay` are the
         spectator options (SPEC 2.4); a "link" match needs the `spectator_key` its creator is
         given (new_secret), of which only the hash is stored. `invites`: one secret per
@@ -188,6 +197,10 @@ class Lobby:
                                          or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS):
             raise LobbyError("bad_field", f"turn_seconds must be an integer from {MIN_TURN_SECONDS} "
                              f"to {MAX_TURN_SECONDS}, or null for no clock")
+        try:
+            tc = clocks.parse(time_control, turn_seconds)
+        except clocks.TimeControlError as exc:
+            raise LobbyError("bad_field", str(exc)) from None
         if absent not in ABSENT_POLICIES:
             raise LobbyError("bad_field", f"absent must be one of: {', '.join(ABSENT_POLICIES)}")
         try:
@@ -213,7 +226,8 @@ class Lobby:
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
-            forked_from=forked_from, turn_seconds=turn_seconds, rules_version=game.rules_version,
+            forked_from=forked_from, turn_seconds=clocks.per_move_seconds(tc), time_control=tc,
+            rules_version=game.rules_version,
             absent=absent, bots=strengths, bot_seed=new_seed(), spectators=mode,
             spectator_key_hash=hash_token(spectator_key) if spectator_key is not None else None,
             spectator_delay=delay, seats=[SeatRecord(seat=i) for i in range(players)],
@@ -269,7 +283,7 @@ class Lobby:
         origin = {"match": match_id, "seq": seq, "seed": source.seed, "exact": exact}
         key = new_secret() if source.spectators == "link" else None
         rec = await self.create(source.game, source.players, source.options, source.listed, forked_from=origin,
-                                turn_seconds=source.turn_seconds, commits=copied, absent=source.absent,
+                                time_control=same_clock(source), commits=copied, absent=source.absent,
                                 seed=seed, spectators=source.spectators, spectator_delay=source.spectator_delay,
                                 spectator_key=key)
         return rec, key

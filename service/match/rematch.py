@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.match.lobby import Lobby, LobbyError, new_secret
+from service.match.lobby import Lobby, LobbyError, new_secret, same_clock
 from service.store import MatchRecord
 
 
@@ -62,7 +62,7 @@ async def _made(lobby: Lobby, old: MatchRecord) -> tuple[str, str | None]:
     bots = [{"seat": seat, "strength": old.bots[was]} for seat, was in enumerate(from_seats)
             if old.bots and old.bots[was] is not None]
     key = new_secret() if old.spectators == "link" else None
-    rec = await lobby.create(old.game, n, old.options, old.listed, turn_seconds=old.turn_seconds,
+    rec = await lobby.create(old.game, n, old.options, old.listed, time_control=same_clock(old),
                              absent=old.absent, bots=bots or None, spectators=old.spectators,
                              spectator_delay=old.spectator_delay, spectator_key=key,
                              rematch_of={"match": old.id, "from_seats": from_seats})

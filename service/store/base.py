@@ -87,7 +87,7 @@ class MatchRecord:
     seed_sha256: str
     created: int
     forked_from: dict[str, Any] | None = None
-    turn_seconds: int | None = None  # the turn clock; None: no clock
+    turn_seconds: int | None = None  # the turn clock's seconds per move; None: none (or a Fischer clock)
     # The game's rules version and the event schema when the match was created: its log is
     # always folded as written under them (records from before this field: version 1).
     rules_version: int = 1
@@ -112,6 +112,9 @@ class MatchRecord:
     # A rematch: the finished match it follows, and for each of its seats the seat it had there
     # (service/match/rematch.py). Fixed when the match is made.
     rematch_of: dict[str, Any] | None = None
+    # The time control (service/match/time_control.py); None: no clock. A match made before it
+    # was recorded has only `turn_seconds` (per move).
+    time_control: dict[str, Any] | None = None
     # Facts set once after creation, each at most once whoever races (EventStore.set_link):
     # "rematch" (the match that follows this one), "declined:<seat>" (a rematch seat refused).
     links: dict[str, str] = field(default_factory=dict)

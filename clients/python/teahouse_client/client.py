@@ -98,6 +98,7 @@ class MatchView:
         self.presence: dict[str, Any] | None = None
         self.finished: dict[str, Any] | None = None
         self.deadline: int | None = None  # the turn clock, ms since the epoch (None: no clock)
+        self.banks: list[int] | None = None  # a Fischer clock's time left per seat at `deadline`'s seq (ms)
         self.resyncs = 0
         # The latest commit's sentences, and (seq, sentences) of every commit seen live on this
         # connection (a resync's full view brings no words: read GET .../replay's `log` for those).
@@ -538,6 +539,7 @@ class Connection:
             await mv._notify("presence")
         elif kind == "clock" and mv is not None:
             mv.deadline = msg["deadline"]
+            mv.banks = msg.get("banks")
             await mv._notify("clock")
         elif kind == "finished" and mv is not None:
             mv.finished = msg
@@ -592,15 +594,20 @@ class TeahouseClient:
 
     async def create_match(self, game: str, players: int, options: dict[str, Any] | None = None,
                            listed: bool = True, turn_seconds: int | None = None, absent: str = "bot",
-                           bots: dict[int, int] | None = None) -> dict[str, Any]:
+                           bots: dict[int, int] | None = None,
+                           time_control: dict[str, Any] | None = None) -> dict[str, Any]:
         """Create a match; returns its summary (`match` is its id). With `turn_seconds`, a seat
         that does not move in time has a move played for it: by a bot (`absent="bot"`), at
         random (`"random"`) or its first legal move (`"first"`). `bots` maps seats to the
-        strength (0-5) of a server bot that plays it (SPEC 2.4)."""
+        strength (0-5) of a server bot that plays it (SPEC 2.4). `time_control` instead of
+        `turn_seconds`: {"type": "per_move", "seconds"}, {"type": "correspondence", "days"} or
+        {"type": "fischer", "bank_seconds", "increment_seconds"}."""
         body: dict[str, Any] = {"game": game, "players": players, "options": options or {}, "listed": listed,
                                 "turn_seconds": turn_seconds, "absent": absent}
         if bots:
             body["bots"] = [{"seat": seat, "strength": strength} for seat, strength in sorted(bots.items())]
+        if time_control is not None:
+            body["time_control"] = time_control
         return await self._call("POST", "/api/matches", json=body)
 
     async def take_seat(self, match: str, seat: int | None = None, name: str | None = None,
