@@ -149,10 +149,8 @@ def clock(match: str, seq: int, deadline: int | None, banks: list[int] | None = 
     """The turn clock: if the seats to act have not moved by `deadline` (ms since the epoch),
     the server plays for them (as the match's `absent` option says: a bot, a random move or the
     first legal move). None: no clock is running."""
-    msg: Message = {"type": "clock", "match": match, "seq": seq, "deadline": deadline}
-    if banks is not None:
-        msg["banks"] = banks  # a Fischer clock's time left per seat at `seq` (ms), before the running turn
-    return msg
+    # `banks`: a Fischer clock's time left per seat at `seq` (ms), before the turn now running
+    return {"type": "clock", "match": match, "seq": seq, "deadline": deadline, **({} if banks is None else {"banks": banks})}
 
 
 def left(match: str) -> Message:

@@ -286,9 +286,12 @@ def asyncapi_schemas() -> dict[str, Any]:
             "A protocol error; the connection stays open, the match is unchanged."),
         "clock": _obj("clock", ["match", "seq", "deadline"], {
             "match": match, "seq": _ref("Seq"),
-            "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."}},
-            "The turn clock (matches created with turn_seconds): the seats to act at seq must move by deadline, "
-            "or the server plays for them (a bot, a random or the first legal move: the match's absent option)."),
+            "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."},
+            "banks": {"type": "array", "items": {"type": "integer", "minimum": 0},
+                      "description": "Only under a Fischer clock (SPEC 3.10): each seat's bank at seq, in milliseconds."}},
+            "The turn clock (matches created with turn_seconds or a time_control): the seats to act at seq must move "
+            "by deadline, or the server plays for them (a bot, a random or the first legal move: the match's absent "
+            "option)."),
         "left": _obj("left", ["match"], {"match": match}, "The answer to leave."),
         "pong": _obj("pong", ["nonce"], {"nonce": {"type": ["integer", "string", "null"]}}, "The answer to ping."),
     }
