@@ -209,7 +209,21 @@ async function lobbyScreen() {
     form = optionsForm(list.find((x) => x.id === gameSel.value), Number(players.value) || 0);
     fill(optionsBox, form.element);
   };
-  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move; when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
+  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move (days per move, or the bank's seconds under Fischer); when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
+  // The time control (SPEC 2.4): seconds per move, days per move, or Fischer (a bank and an increment).
+  const clockKind = h("select", { id: "new-clock-kind", "aria-label": "kind of clock" },
+    h("option", { value: "per_move" }, "seconds per move"), h("option", { value: "correspondence" }, "days per move"),
+    h("option", { value: "fischer" }, "Fischer: bank (s)"));
+  const increment = h("input", { id: "new-clock-increment", type: "number", min: 0, max: 86400, value: 0, style: "width: 4.5rem", "aria-label": "Fischer increment (s)" });
+  const incrementBox = h("label", { hidden: true }, "+ increment (s)", increment);
+  clockKind.addEventListener("change", () => { incrementBox.hidden = clockKind.value !== "fischer"; });
+  const timeControl = () => {
+    if (!clock.value.trim()) return null;
+    const n = Number(clock.value);
+    if (clockKind.value === "correspondence") return { type: "correspondence", days: n };
+    if (clockKind.value === "fischer") return { type: "fischer", bank_seconds: n, increment_seconds: Number(increment.value) || 0 };
+    return { type: "per_move", seconds: n };
+  };
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
@@ -253,9 +267,8 @@ async function lobbyScreen() {
       }
     }
     try {
-      const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
       const bots = pickedBots();
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, turnSeconds, bots });
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, timeControl: timeControl(), bots });
       store.keepInvites(m);
       if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
@@ -320,7 +333,7 @@ async function lobbyScreen() {
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m), " ", clockBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
       h("td", {}, new Date(m.created).toLocaleTimeString()),
       h("td", {}, h("div.row", {}, actions)));
@@ -333,7 +346,7 @@ async function lobbyScreen() {
         h("label", {}, "Game", gameSel), rulesButton(() => gameSel.value, gameName, "lobby-rules"),
         h("label", {}, "Players", players),
         h("label", {}, "Advanced options (JSON)", options),
-        h("label", {}, "Turn clock (s)", clock),
+        h("label", {}, "Clock", clockKind, clock), incrementBox,
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
         h("button", { type: "submit", id: "create-match" }, "Create match")),
       h("div.row", {}, h("span.muted", {}, "Options:"), optionsBox),
@@ -497,11 +510,20 @@ async function matchScreen(matchId, params) {
   function clockText() {
     const left = Math.max(0, Math.ceil((game.deadline - Date.now()) / 1000));
     const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? "you" : seatLabel(s, names(summary)))).join(", ");
-    return `Clock: ${left} s left for ${who || "nobody"}` + (left === 0 ? " — the server moves now" : "");
+    const shown = left >= 60 ? duration(left * 1000) : `${left} s`;
+    const banks = game.banks ? ` · banks ${fischerBanks().join(", ")}` : "";
+    return `Clock: ${shown} left for ${who || "nobody"}` + (left === 0 ? " — the server moves now" : "") + banks;
+  }
+  /** Under Fischer, each seat's bank now: those to act run down from the commit the clock
+   * runs from (its time: the deadline less the smallest bank of the seats to act). */
+  function fischerBanks() {
+    const toAct = game.status.to_act ?? [];
+    const since = toAct.length ? game.deadline - Math.min(...toAct.map((s) => game.banks[s])) : Date.now();
+    return game.banks.map((b, i) => `${seatLabel(i, names(summary))} ${duration(toAct.includes(i) ? b - (Date.now() - since) : b)}`);
   }
   function clockClass() {
     const left = (game.deadline - Date.now()) / 1000;
-    const total = summary.turn_seconds || 60;
+    const total = summary.turn_seconds || (summary.time_control?.bank_seconds ?? 60);
     return left <= Math.max(3, total * 0.1) ? "clock low" : left <= Math.max(10, total * 0.3) ? "clock warn" : "clock";
   }
   const ticker = setInterval(() => {
@@ -715,7 +737,7 @@ async function matchScreen(matchId, params) {
     fill(ui.head, h("div.row", {},
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? `You play ${seatLabel(mySeat, names(summary))}` : "You are watching"),
-      summary.turn_seconds ? h("span.badge", { title: "the turn clock" }, `${summary.turn_seconds} s per move`) : null,
+      clockBadge(summary),
       summary.rematch_of ? h("a.badge", { id: "rematch-of", href: `#/match/${summary.rematch_of.match}` }, "rematch of ", summary.rematch_of.match) : null,
       rulesButton(() => summary.game, gameName, "match-rules"),
       openHandBadge(summary),
@@ -904,6 +926,31 @@ async function matchScreen(matchId, params) {
 
 // -- replay -------------------------------------------------------------------------------------
 
+/** A match's time control in words (SPEC 2.4), or null without a clock. */
+function clockWords(summary) {
+  const tc = summary.time_control ?? (summary.turn_seconds ? { type: "per_move", seconds: summary.turn_seconds } : null);
+  if (!tc) return null;
+  if (tc.type === "fischer") return `Fischer ${duration(tc.bank_seconds * 1000)} + ${tc.increment_seconds} s`;
+  if (tc.type === "correspondence") return `${plural(tc.days, "day")} per move`;
+  return `${tc.seconds} s per move`;
+}
+
+/** A badge with the match's time control (every page that shows a match shows it). */
+function clockBadge(summary) {
+  const words = clockWords(summary);
+  return words ? h("span.badge.time-control", { title: "the time control: when it runs out, the match's absent policy plays" }, words) : null;
+}
+
+/** Milliseconds as h:mm:ss, m:ss, or days. */
+function duration(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days ${Math.floor((s % 86400) / 3600)} h`;
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
 /** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */
 function openHandBadge(summary) {
   if (!summary.open_hand) return null;
@@ -982,6 +1029,7 @@ async function replayScreen(matchId, params) {
   fill(app, 
     h("div.panel", {},
       h("div.row", {}, h("h1.grow", {}, "Replay: ", gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
+        clockBadge(summary),
         h(`span.badge.${summary.state}`, {}, summary.state),
         openHandBadge(summary),
         finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,

@@ -221,3 +221,36 @@ def test_a_declined_rematch_opens_the_seat(pages, api):
     m = api.get(f"/api/matches/{asked['match']}").json()
     assert [a["answer"] for a in m["rematch_of"]["seats"]] == ["declined", "accepted"]
     assert not pages.errors, pages.errors
+
+
+def test_a_time_control_picked_in_the_lobby_is_kept_and_shown_on_every_page(pages, api):
+    page = pages.new("Ada")
+    open_lobby(page, pages.base)
+    page.select_option("#new-game", "pixies")
+    page.select_option("#new-clock-kind", "fischer")
+    page.fill("#new-clock", "120")
+    page.fill("#new-clock-increment", "2")
+    page.click("#create-match")
+    match = created_match(page)
+    made = api.get(f"/api/matches/{match}").json()
+    assert made["time_control"] == {"type": "fischer", "bank_seconds": 120, "increment_seconds": 2}
+    assert page.locator(".match-head .time-control").inner_text() == "Fischer 2:00 + 2 s"
+    bea = pages.new("Bea")
+    bea.goto(pages.base + "/web/")
+    bea.fill("#my-name", "Bea")
+    bea.locator(f'tr[data-match="{match}"] button.take-seat').click()
+    # the lobby row said it before the seat was taken; the live clock shows both banks
+    wait_seq(page, 1)
+    page.wait_for_selector("#clock")
+    assert "banks" in page.inner_text("#clock") and "2:00" in page.inner_text("#clock")
+
+    open_lobby(page, pages.base)
+    page.select_option("#new-clock-kind", "correspondence")
+    page.fill("#new-clock", "3")
+    page.uncheck("#new-sit")
+    page.click("#create-match")
+    days = created_match(page)
+    assert api.get(f"/api/matches/{days}").json()["time_control"] == {"type": "correspondence", "days": 3}
+    page.goto(pages.base + "/web/")
+    assert "3 days per move" in page.locator(f'tr[data-match="{days}"]').inner_text()
+    assert not pages.errors, pages.errors
