@@ -17,6 +17,15 @@ let gamesCache = null;
 
 // -- small utilities ----------------------------------------------------------------------------
 
+/** A map kept in localStorage as JSON ({} when absent or unreadable). */
+function storedMap(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "{}");
+  } catch {
+    return {};
+  }
+}
+
 const store = {
   name() {
     return localStorage.getItem("teahouse.name") || "";
@@ -25,11 +34,7 @@ const store = {
     localStorage.setItem("teahouse.name", v);
   },
   seats() {
-    try {
-      return JSON.parse(localStorage.getItem("teahouse.seats") || "{}");
-    } catch {
-      return {};
-    }
+    return storedMap("teahouse.seats");
   },
   /** {seat: token} this browser holds for a match. */
   tokens(match) {
@@ -42,11 +47,7 @@ const store = {
   },
   /** The invite links and spectator keys of the matches this browser created. */
   links() {
-    try {
-      return JSON.parse(localStorage.getItem("teahouse.invites") || "{}");
-    } catch {
-      return {};
-    }
+    return storedMap("teahouse.invites");
   },
   /** [{seat, invite}] of a match this browser created. */
   invites(match) {

@@ -21,9 +21,9 @@ from typing import Any
 from protocol import messages
 from service.bots import DEFAULT_STRENGTH
 from service.games import Game, IllegalMove
+from service.match import time_control
 from service.match.committed import Busy, Committed, Submit, system_move_id
 from service.match.fanout import Fanout
-from service.match import time_control
 from service.match.projection import Frame
 from service.ops import logs, metrics
 from service.store import EventStore, MatchRecord, StoreUnavailable

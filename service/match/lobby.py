@@ -21,11 +21,11 @@ from service.games.chance import commit_rng, new_seed, seed_commitment
 from service.games.interface import upcast
 from service.games.redealt import REDEAL
 from service.match import replay
+from service.match import time_control as clocks
 from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
-from service.match import time_control as clocks
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
 from service.store import Commit, EventStore, MatchRecord, SeatRecord
 
