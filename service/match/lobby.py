@@ -327,6 +327,8 @@ class Lobby:
                 return s, token
         if seat is not None:
             raise LobbyError("seat_taken", f"seat {seat} is taken", 409)
+        if reserved:
+            raise LobbyError("seat_reserved", "the free seats of this rematch wait for their players' answers", 409)
         raise LobbyError("match_full", "every seat of this match is taken", 409)
 
     async def _start_if_full(self, match_id: str) -> None:
