@@ -117,3 +117,21 @@ async def test_a_declined_seat_opens_to_anyone_and_racing_asks_make_one_rematch(
                 "seat_taken")
         stranger = await http.post(f"/api/matches/{new}/seats", json={"name": "stranger"})
         assert stranger.status_code == 201 and stranger.json()["seat"] == 0
+
+
+async def test_the_python_sdk_takes_an_invite_and_asks_accepts_and_declines(server):
+    client = TeahouseClient(server.url)
+    made = await client.create_match("pixies", 3)
+    invite = {i["seat"]: i["invite"] for i in made["invites"]}
+    got = await client.take_seat(made["match"], invite=invite[2], name="Cy")
+    assert got["seat"] == 2
+    seats = [await client.take_seat(made["match"], seat=s) for s in (0, 1)] + [got]
+    await play_out(client, made["match"], seats)
+    asked = await client.rematch(made["match"], seats[2]["token"])
+    assert asked["seat"] == 1  # seat 2's player plays seat 1 now
+    declined = await client.decline_rematch(made["match"], seats[0]["token"])
+    assert declined["match"] == asked["match"]
+    assert [a["answer"] for a in declined["rematch_of"]["seats"]] == ["waiting", "accepted", "declined"]
+    accepted = await client.rematch(made["match"], seats[1]["token"])
+    assert (accepted["match"], accepted["seat"]) == (asked["match"], 0)
+    await client.aclose()
