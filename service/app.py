@@ -29,6 +29,7 @@ from service.match import retention
 from service.match.lobby import Lobby
 from service.ops import logs, pauses
 from service.ops.access import AccessLog
+from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
 from service.store import EventStore, open_store
 from service.ws.address_limits import ConnectionCounts
@@ -45,11 +46,16 @@ class Node:
         self.given, self.store_url, self.limits = store, store_url, limits
         self.connections = connections
         self._lobby: Lobby | None = None
+        self._durability: DurabilityCheck | None = None
 
     def lobby(self) -> Lobby:
         """The lobby, from the lifespan's start to its end: the routes only run in between."""
         assert self._lobby is not None, "the app's lifespan has not started"
         return self._lobby
+
+    def durability(self) -> DurabilityCheck:
+        assert self._durability is not None, "the app's lifespan has not started"
+        return self._durability
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -60,6 +66,8 @@ class Node:
         lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds)
         lobby.start()
         logs.set_node(lobby.node)
+        durability = self._durability = DurabilityCheck(s)
+        await durability.start(lim.ready_deadline_s)
         watch_gauges(lobby)
         pauses.settle_gc()
         watch = pauses.PauseWatch()
@@ -73,6 +81,7 @@ class Node:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
         await watch.close()
+        await durability.close()
         await lobby.close()
         bot_pool.shutdown()
         if self.given is None:
@@ -85,7 +94,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     connections = ConnectionCounts(lim.connections_per_address)
     node = Node(store, store_url, lim, connections)
     lobby = node.lobby
-    health = HealthRoutes(lobby, lim)
+    health = HealthRoutes(lobby, lim, node.durability)
     matches = LobbyRoutes(lobby, lim, static.view_schemas())
 
     routes = [

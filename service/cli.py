@@ -1,4 +1,4 @@
-"""`teahouse serve | bot | replay | verify`."""
+"""`teahouse serve | bot | replay | verify | backup | restore`."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import dataclasses
 import os
+import sqlite3
 import sys
 
 from service.ops.limits import Limits, env_name
@@ -65,11 +66,23 @@ def main(argv: list[str] | None = None) -> int:
                          "the seed commitment, every commit re-decided from the seed, every state hash")
     ver.add_argument("file", help="the record, JSON Lines (- for standard input)")
 
+    back = sub.add_parser("backup", help="copy a live SQLite store to a new file with SQLite's online backup "
+                          "(the server may go on running; a Redis store is exported with the admin API instead)")
+    back.add_argument("--store", default=DEFAULT_URL, help="sqlite:PATH, as given to serve (default: %(default)s)")
+    back.add_argument("out", help="the backup file to write (never overwritten)")
+
+    res = sub.add_parser("restore", help="write backups into an empty store: SQLite backup files "
+                         "(teahouse backup) and admin export files (GET /admin/matches/ID/log)")
+    res.add_argument("--store", required=True, help="the empty store: sqlite:PATH, redis://... or redis+cluster://...")
+    res.add_argument("sources", nargs="+", help="backup files and export files (JSON Lines or msgpack)")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
     if args.command == "verify":
         return _verify(args.file)
+    if args.command in ("backup", "restore"):
+        return _backup(args) if args.command == "backup" else asyncio.run(_restore(args))
     return _client_command(args)
 
 
@@ -86,6 +99,38 @@ def _verify(path: str) -> int:
     verdict = verify(lines)
     print(f"teahouse verify: {verdict.sentence()}", file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from service.store.backup import sqlite_backup
+
+    if not args.store.startswith("sqlite:"):
+        print("teahouse backup: only an SQLite store is backed up this way; export a Redis store's matches "
+              "with the admin API (docs/operators.md, Backup and restore)", file=sys.stderr)
+        return 2
+    try:
+        pages = sqlite_backup(args.store.removeprefix("sqlite:").removeprefix("//"), args.out)
+    except (OSError, sqlite3.Error) as exc:
+        print(f"teahouse backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"teahouse backup: {args.out}: {pages} pages")
+    return 0
+
+
+async def _restore(args: argparse.Namespace) -> int:
+    from service.store import StoreUnavailable, open_store
+    from service.store.backup import restore_files
+
+    store = open_store(args.store)
+    try:
+        matches, commits = await restore_files(store, args.sources)
+    except (OSError, ValueError, TypeError, sqlite3.Error, StoreUnavailable) as exc:
+        print(f"teahouse restore: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await store.close()
+    print(f"teahouse restore: {matches} matches, {commits} commits written to {args.store}")
+    return 0
 
 
 def _client_command(args: argparse.Namespace) -> int:

@@ -256,7 +256,7 @@ def asyncapi_schemas() -> dict[str, Any]:
         "reject": _obj("reject", ["match", "id", "code", "message"], {
             "match": match, "id": _ref("MoveId"), "code": {"type": "string"}, "message": {"type": "string"}},
             "The game refused the move; code is the game's (docs/games/<id>.md)."),
-        "legal_moves": _obj("legal_moves", ["match", "seq", "moves"], {
+        "legal_moves": _obj("legal_moves", ["match", "seq", "moves", "page", "pages", "total"], {
             "match": match, "seq": _ref("Seq"), "moves": {"type": "array", "items": _ref("Command")},
             "labels": {"type": "array", "items": {"type": "string"},
                        "description": "A short English label per move, parallel to moves, as the seat sees it."},
@@ -360,7 +360,7 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
             "title": "Teahouse protocol",
             "version": "1",
             "description": (
-                "The WebSocket protocol v1 of a Teahouse board-game server, seen from the server: it\n"
+                "The WebSocket protocol (v1, and v2 below) of a Teahouse board-game server, seen from the server: it\n"
                 "receives the client messages and sends the server messages. protocol/SPEC.md is the\n"
                 "normative text (session rules, patch semantics, error and close codes, limits, fair\n"
                 "randomness); this document gives the same messages as schemas with examples.\n"
@@ -376,7 +376,8 @@ def asyncapi_document(vectors: Path = VECTORS) -> dict[str, Any]:
                 "is the same protocol with `patch`, `ack`, `finished` and `presence` sent as compact arrays\n"
                 "(the schemas patch_v2, ack_v2, finished_v2 and presence_v2; in msgpack their elements follow one another\n"
                 "without an array header) and `view` carrying `ref`, `keys`, `paths` and `sentences`;\n"
-                "its vectors are in protocol/vectors/v2.json."),
+                "`welcome.protocol` is 2, and the presence that ends an answer (with `reply`) stays a map.\n"
+                "Its vectors are in protocol/vectors/v2.json."),
         },
         "defaultContentType": "application/json",
         "servers": {

@@ -1,4 +1,4 @@
-// A small typed client, checked by `tsc --noEmit` (tests/clients/test_js_sdk_package.py): it
+// A small typed client, checked by `tsc --noEmit` (tests/clients/test_js_package.py): it
 // imports the package by its name, as an installed dependency would be, so that the package's
 // `exports` and `types` are what is checked.
 import { Rejected, Stale, TeahouseClient, type Command, type MatchView } from "teahouse-client";

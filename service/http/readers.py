@@ -36,7 +36,7 @@ async def seat_holder(request: Request, lobby: Lobby, rec: MatchRecord) -> int |
 async def visible_seq(lobby: Lobby, rec: MatchRecord, seat: int | None) -> int:
     """The last seq `seat` (None: the public audience) may see of `rec` now."""
     last = await lobby.store.last_seq(rec.id)
-    if seat is not None or not rec.spectator_delay:
+    if seat is not None or not rec.spectator_delay or rec.finished:  # the delay ends with the match
         return last
     commits = await lobby.store.read(rec.id, 0, last) if needs_log(rec) else []
     return public_seq(rec, commits, last)

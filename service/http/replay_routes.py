@@ -5,8 +5,10 @@ games' reference data."""
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -15,21 +17,29 @@ from service.games import GAMES, get_game
 from service.http.answers import guarded, int_param, json
 from service.http.guards import json_body
 from service.http.readers import reader, seat_holder, spectator_key, visible_seq
+from service.http.replay_cache import IMMUTABLE_MAX_AGE_S, ReplayCache
+from service.http.replay_cache import matches as etag_matches
 from service.http.summary import summary
 from service.match import record, replay
 from service.match.lobby import Lobby, LobbyError
 from service.match.narration import names_of, story
+from service.ops import metrics
 from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
+from service.ws.address_limits import CreationWindow
 
 
 class ReplayRoutes:
     """The routes over the lobby that the app's lifespan opens (`lobby` returns it). A fork creates
-    a match, so it is counted by the same per-address window as a creation (`creation_room`)."""
+    a match, so it is counted by the same per-address window as a creation (`creation_room`).
+    A replay folds the log up to its seq: a finished match's is kept encoded (`cache`), a live
+    match's is counted per client address (`live_replays`)."""
 
     def __init__(self, lobby: Callable[[], Lobby], limits: Limits,
                  creation_room: Callable[[Request], Callable[[], None]]) -> None:
         self.lobby, self.limits, self.creation_room = lobby, limits, creation_room
+        self.cache = ReplayCache(limits.replay_cache_bytes)
+        self.live_replays = CreationWindow(limits.live_replays_per_address_per_minute)  # a sliding minute
 
     def routes(self) -> list[Route]:
         return [
@@ -97,8 +107,40 @@ class ReplayRoutes:
         # seq is refused as if the log ended there, so that not even the live seq shows.
         top = await visible_seq(lobby, rec, holder)
         seq = int_param(q.get("seq"), "seq", top, 0, top)
-        commits = await lobby.store.read(match_id, 0, seq)
-        return json(replay.at(rec, commits, seq, seat))
+        if not rec.finished:
+            self._count_live_replay(request)
+            commits = await lobby.store.read(match_id, 0, seq)
+            return json(await asyncio.to_thread(replay.at, rec, commits, seq, seat))
+        # Finished: every audience may read every seat, and nothing at a seq changes any more.
+        key = (match_id, seq, seat)
+        found = self.cache.get(key)
+        if found is None:
+            metrics.REPLAYS.labels("miss").inc()
+            commits = await lobby.store.read(match_id, 0, seq)
+            body = await asyncio.to_thread(_encoded_replay, rec, commits, seq, seat)
+            found = self.cache.put(key, body)
+        # A match watched by link only is not for shared caches (its URL carries the key).
+        headers = {"ETag": found.etag, "Cache-Control": ("public" if rec.spectators == "public" else "private")
+                   + f", max-age={IMMUTABLE_MAX_AGE_S}, immutable"}
+        if etag_matches(request.headers.get("if-none-match"), found.etag):
+            metrics.REPLAYS.labels("not_modified").inc()
+            return Response(status_code=304, headers=headers)
+        metrics.REPLAYS.labels("hit").inc()
+        return Response(found.body, media_type="application/json", headers=headers)
+
+    def _count_live_replay(self, request: Request) -> None:
+        """A live match's replay is folded anew each time: at most live_replays_per_address_per_minute
+        per client address, else 429 rate_limited with Retry-After (as creations are limited)."""
+        address = request.client.host if request.client else ""
+        wait = self.live_replays.hit(address)
+        if wait:
+            metrics.REPLAYS.labels("limited").inc()
+            exc = LobbyError("rate_limited", f"this address asked for {self.limits.live_replays_per_address_per_minute} "
+                             f"replays of live matches in the last minute, its limit; try again in {math.ceil(wait)} s",
+                             429)
+            exc.retry_after_s = wait
+            raise exc
+        metrics.REPLAYS.labels("live").inc()
 
     async def fork(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
@@ -113,3 +155,7 @@ class ReplayRoutes:
         if key is not None:
             out["spectator_key"] = key
         return json(out, 201)
+
+
+def _encoded_replay(rec: MatchRecord, commits: list[Commit], seq: int, seat: int | None) -> bytes:
+    return orjson.dumps(replay.at(rec, commits, seq, seat))

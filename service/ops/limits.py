@@ -59,6 +59,11 @@ class Limits:
         1_000, "spectator connections one match may have on this node (0: no limit)")
     idle_seat_seconds: int = _limit(
         0, "an open match's seat taken but never joined for this long is freed again (0: never)")
+    live_replays_per_address_per_minute: int = _limit(
+        120, "replays of live matches (GET /api/matches/ID/replay) one client address may ask for per "
+             "minute; more: 429 rate_limited (0: no limit; a finished match's replay is cached and not counted)")
+    replay_cache_bytes: int = _limit(
+        32 << 20, "bytes of encoded replays of finished matches this node keeps to answer again (0: none)")
     options_max_bytes: int = _limit(
         16 * 1024, "largest create-match `options`, as JSON bytes")
     # -- slow and idle clients --------------------------------------------------

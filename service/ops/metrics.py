@@ -51,14 +51,20 @@ WAIT_TIMEOUTS = Counter("teahouse_wait_timeouts", "Appends whose WAIT for --wait
                         "(the move was acknowledged anyway)", registry=REGISTRY)
 FINISHED_REPAIRED = Counter("teahouse_finished_repaired", "Matches found over in their log but not marked "
                             "finished, and marked on load", registry=REGISTRY)
+REPLAYS = Counter("teahouse_replays", "Replays answered, by how: hit (a finished match's body from the cache), "
+                  "miss (a finished match folded and kept), not_modified (304), live (folded for a live "
+                  "match), limited (429)", ["how"], registry=REGISTRY)
 CONNECTIONS = Gauge("teahouse_connections", "Open WebSocket connections", registry=REGISTRY)
 AUDIENCES = Gauge("teahouse_audiences", "Audiences (a seat of a match, or its spectators) with at least one "
                   "connection on this node", registry=REGISTRY)
 WATCHERS = Gauge("teahouse_watchers", "Connections watching a match (a connection counts once per match)",
                  registry=REGISTRY)
 LOADED_MATCHES = Gauge("teahouse_loaded_matches", "Match runtimes loaded on this node", registry=REGISTRY)
-DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches this node found with a log that went backwards "
-                         "since it started", registry=REGISTRY)
+DIVERGED_MATCHES = Gauge("teahouse_diverged_matches", "Matches stopped because their log went backwards, "
+                         "counted in the store (every node reports the same; read at each scrape)", registry=REGISTRY)
+ACKS_AT_RISK = Gauge("teahouse_acks_at_risk", "1 if the store's settings let a power loss drop acknowledged moves "
+                     "(or could not be read), 0 if not, -1 until read (service/store/durability.py)",
+                     registry=REGISTRY)
 # Seconds: a young collection takes well under a millisecond, a full one over a large heap 100s
 # (service/ops/pauses.py).
 _PAUSE = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)

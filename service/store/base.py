@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 if TYPE_CHECKING:
+    from service.store.durability import Durability
     from service.store.outage import Reachability
 
 EVENT_SCHEMA = 1
@@ -184,6 +185,10 @@ class EventStore(abc.ABC):
         """Set the match's link `name` to `value` unless it has one already; return the value it
         holds now (the first writer's, when two race)."""
 
+    @abc.abstractmethod
+    async def count_diverged(self) -> int:
+        """Matches marked diverged and not cleared, whichever node marked them (/health)."""
+
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:
@@ -242,6 +247,14 @@ class EventStore(abc.ABC):
     async def ping(self) -> None:
         """Answer if the store answers (raise StoreUnavailable if not): /health/ready."""
         await self.last_seq("health:ping")
+
+    async def durability(self) -> Durability:
+        """Whether what `append` acknowledged survives a power loss, from the store's settings
+        (raise StoreUnavailable if they cannot be read now). A store that fsyncs every append
+        before returning keeps the default."""
+        from service.store.durability import FSYNCED
+
+        return FSYNCED
 
     @property
     def reachability(self) -> Reachability:

@@ -40,6 +40,7 @@ from service.store.base import (
     pack_state,
     unpack_state,
 )
+from service.store.durability import Durability, judge_redis
 from service.store.outage import guarded
 from service.store.redis_errors import unreachable
 from service.store.redis_follow import StreamReaders
@@ -66,11 +67,16 @@ POOL_SIZE = 256
 POOL_WAIT_S = 20
 MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
+DIVERGED = "th:diverged"  # the ids of matches marked diverged: /health counts them (SCARD)
 MATCH_KEYS = ("meta", "seats", "fin", "diverged", "links", "log", "snap", "snapseq", "presence")
 
 
 def _key(match_id: str, part: str) -> str:
     return f"th:{{{match_id}}}:{part}"
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def raise_conflict(exc: ResponseError, match_id: str, seq: int) -> None:
@@ -219,6 +225,7 @@ class RedisStore(EventStore):
         await self._r.delete(*(_key(match_id, part) for part in MATCH_KEYS))
         await self._r.zrem(MATCHES, match_id)
         await self._r.zrem(ALL_MATCHES, match_id)
+        await self._r.srem(DIVERGED, match_id)
 
     @_guard
     async def mark_finished(self, match_id: str, result: dict[str, Any] | None) -> None:
@@ -226,10 +233,18 @@ class RedisStore(EventStore):
 
     @_guard
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
+        # The set is another key (another slot in a cluster): written after the match's own key,
+        # so that a count never names a match whose mark is not there yet.
         if info is None:
             await self._r.delete(_key(match_id, "diverged"))
+            await self._r.srem(DIVERGED, match_id)
         else:
             await self._r.set(_key(match_id, "diverged"), msgpack.packb(info, use_bin_type=True))
+            await self._r.sadd(DIVERGED, match_id)
+
+    @_guard
+    async def count_diverged(self) -> int:
+        return int(await self._r.scard(DIVERGED))
 
     @_guard
     async def set_link(self, match_id: str, name: str, value: str) -> str:
@@ -316,6 +331,29 @@ class RedisStore(EventStore):
     @_guard
     async def ping(self) -> None:
         await self._r.ping()
+
+    @_guard
+    async def durability(self) -> Durability:
+        return judge_redis(await self._read_config(self._r), self.wait_replicas,
+                           await self._read_replicas(self._r) if self.wait_replicas else None)
+
+    @staticmethod
+    async def _read_config(client: Any, **target: Any) -> dict[str, str] | None:
+        """CONFIG GET appendonly and appendfsync, or None where CONFIG is disabled, renamed or not
+        permitted (an error reply; a connection error is the store being away)."""
+        try:
+            raw = await client.config_get("append*", **target)
+        except ResponseError:
+            return None
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    @staticmethod
+    async def _read_replicas(client: Any, **target: Any) -> int | None:
+        try:
+            info = await client.info("replication", **target)
+        except ResponseError:
+            return None
+        return int(info.get("connected_slaves", 0))
 
     # -- presence -------------------------------------------------------------------------------
     @_guard

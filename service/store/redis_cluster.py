@@ -36,6 +36,7 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
 from service.store.base import Commit, MatchRecord, StoreUnavailable
+from service.store.durability import Durability, judge_redis, worst
 from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, queue_match, raise_conflict
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
@@ -184,6 +185,22 @@ class ClusterStore(RedisStore):
     async def set_link(self, match_id: str, name: str, value: str) -> str:
         # (a retried HSETNX that had landed answers the value it set: the same result)
         return await self._retry(super().set_link, match_id, name, value)
+
+    async def count_diverged(self) -> int:
+        return await self._retry(super().count_diverged)
+
+    async def durability(self) -> Durability:
+        """Every primary's settings: the cluster is as durable as its least durable primary."""
+        return await self._retry(self._durability)
+
+    async def _durability(self) -> Durability:
+        await self._r.initialize()
+        verdicts = []
+        for node in self._r.get_primaries():
+            config = await self._read_config(self._r, target_nodes=node)
+            replicas = await self._read_replicas(self._r, target_nodes=node) if self.wait_replicas else None
+            verdicts.append(judge_redis(config, self.wait_replicas, replicas))
+        return worst(verdicts)
 
     # -- the log -----------------------------------------------------------------------------
     async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes) -> None:

@@ -74,16 +74,21 @@ def unreachable(exc: BaseException) -> bool:
 POLL_SECONDS = 5.0
 
 
+DB_NAME = "teahouse.sqlite3"
+
+
+def database_file(path: str | Path) -> Path:
+    """The SQLite file of a store path: a directory (or a name without a suffix) holds DB_NAME."""
+    p = Path(path)
+    return p / DB_NAME if p.suffix == "" or p.is_dir() else p
+
+
 class SqliteStore(EventStore):
     name = "sqlite"
 
     def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if self.path.suffix == "" or self.path.is_dir():
-            self.path.mkdir(parents=True, exist_ok=True)
-            self.path = self.path / "teahouse.sqlite3"
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = database_file(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._thread = DbThread("sqlite")
         self._closed = False
         self._db = self._thread.call_blocking(self._connect)
@@ -231,6 +236,9 @@ class SqliteStore(EventStore):
                                        (match_id, name)).fetchone()
                 return str(row[0])
         return await self._run(go)
+
+    async def count_diverged(self) -> int:
+        return int(await self._run(lambda: self._db.execute("SELECT COUNT(*) FROM diverged").fetchone()[0]))
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:

@@ -84,3 +84,16 @@ def test_a_wrongly_typed_client_is_refused(tmp_path: Path):
               "--lib", "ES2022,DOM", tmp_path / "bad.ts", cwd=tmp_path)
     assert run.returncode != 0
     assert "TS2322" in run.stdout and "TS2554" in run.stdout, run.stdout[-2000:]
+
+
+def test_every_method_of_the_sdks_classes_is_declared():
+    """Each public method and getter of TeahouseClient, Connection and MatchView (teahouse.js)
+    has its declaration in teahouse.d.ts, so a typed client sees the whole surface."""
+    source = (JS / "teahouse.js").read_text()
+    declared = (JS / "teahouse.d.ts").read_text()
+    for cls in ("TeahouseClient", "Connection", "MatchView"):
+        body = source.split(f"export class {cls} ", 1)[1].split("\n}\n", 1)[0]
+        methods = set(re.findall(r"^  (?:async |get |static )?([a-zA-Z]\w*)\(", body, re.M)) - {"constructor"}
+        decl = declared.split(f"export class {cls} ", 1)[1].split("\n}\n", 1)[0]
+        names = set(re.findall(r"^  (?:static |readonly |get )?([a-zA-Z]\w*)[(<:?]", decl, re.M))
+        assert len(methods) >= 4 and methods <= names, (cls, sorted(methods - names))

@@ -96,3 +96,11 @@ def test_x_private_marks_what_only_a_seats_view_holds(game_id):
         seen_in_seats = seen_in_seats or any(list(_private_values(schema, g.view(step.after, s)))
                                              for s in range(g.min_players))
     assert seen_in_seats == bool(marked)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_property_marked_x_private_is_named_in_the_games_page(game_id):
+    """docs/games/<id>.md says what only a seat sees: each marked property is named there."""
+    schema = orjson.loads((SCHEMAS / f"{game_id}.view.json").read_bytes())
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "games" / f"{game_id}.md").read_text()
+    assert [name for name in sorted(set(_marked(schema))) if f"`{name}`" not in doc] == []

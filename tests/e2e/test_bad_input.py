@@ -342,6 +342,31 @@ async def test_ext_values_and_non_string_keys_have_their_documented_codes(sqlite
     await raw.still_alive()
 
 
+@pytest.mark.parametrize("later", [{1: "integer key"}, 1.5, b"bin", msgpack.ExtType(5, b"ext"), [{2: [3.25]}]],
+                         ids=["int key", "float", "bin", "ext", "nested"])
+async def test_an_unknown_field_may_hold_anything(sqlite_server, later):
+    """SPEC 1.2 and 7.1: a field the message does not define is ignored whatever it holds."""
+    raw = await connect(sqlite_server)
+    await raw.ws.send(msgpack.packb({"type": "ping", "nonce": 7, "later": later}, use_bin_type=True))
+    assert await raw.recv() == {"type": "pong", "nonce": 7}
+
+
+@pytest.mark.parametrize("encoding", ["msgpack", "json"])
+async def test_the_nesting_limit_of_spec_9_on_a_live_connection(sqlite_server, encoding):
+    """SPEC 9: 1024 levels, the message's map included, are accepted; one more is bad_frame."""
+    def nested(arrays: int) -> bytes | str:
+        if encoding == "json":
+            return '{"type":"ping","nonce":5,"x":' + "[" * arrays + "]" * arrays + "}"
+        head = b"\x83" + b"".join(msgpack.packb(v) for v in ("type", "ping", "nonce", 5, "x"))
+        return head + b"\x91" * (arrays - 1) + b"\x90"
+    raw = await connect(sqlite_server, encoding)
+    await raw.ws.send(nested(1023))
+    assert await raw.recv() == {"type": "pong", "nonce": 5}
+    await raw.ws.send(nested(1024))
+    await expect_error(raw, "bad_frame")
+    await raw.still_alive()
+
+
 async def test_errors_about_a_match_name_it(sqlite_server, live):
     client, mid, tokens, _ = live
     raw = await connect(sqlite_server)

@@ -1,7 +1,8 @@
 """A refused request never counts against a limit meant for accepted ones (SPEC 2, 1.3, 8):
 the per-address creation limit counts the matches made, a match's seats are taken only by
-claims that succeed, and the per-address connection budget is used only by connections that
-are open. Over a real server; the seats on both stores."""
+claims that succeed, the per-address connection budget is used only by connections that are
+open, and a connection's matches and a match's spectators only by the joins and spectates that
+got a view. Over a real server; the seats on both stores."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 from collections.abc import Iterator
 
 import httpx
+import orjson
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
@@ -43,6 +45,12 @@ def test_refused_creations_do_not_count_against_the_creation_limit(limited):
         for i in range(PER_MINUTE):
             r = http.post("/api/matches", json=refused[i % len(refused)])
             assert r.status_code == 400, r.text
+        r = http.post("/api/matches", json=refused[2])
+        assert r.json()["error"]["code"] == "unknown_field" and "'turn_secnds'" in r.json()["error"]["message"]
+        # a fork creates a match too and shares the limit (SPEC 2): refused forks cost nothing either
+        for _ in range(PER_MINUTE):
+            r = http.post("/api/matches/NoSuchMatch0/fork", json={"seq": 0})
+            assert (r.status_code, r.json()["error"]["code"]) == (404, "unknown_match")
         r = http.post("/api/matches", content=b"{not json", headers={"Content-Type": "application/json"})
         assert r.status_code == 400
         r = http.post("/api/matches", content=b'{"game": "pixies", "players": 18446744073709551616}',
@@ -110,3 +118,47 @@ def test_refused_seat_claims_take_no_seat(server):
         assert sorted(got) == [1, 2]
         full = http.post(f"/api/matches/{match}/seats", json={})
         assert (full.status_code, full.json()["error"]["code"]) == (409, "match_full")
+
+
+@pytest.fixture(scope="module")
+def watching(tmp_path_factory) -> Iterator[ServerProcess]:
+    """A server where a connection watches at most 2 matches and a match has at most 1 spectator."""
+    tmp = tmp_path_factory.mktemp("watching")
+    proc = ServerProcess(f"sqlite:{tmp / 'data'}", tmp / "server.log")
+    proc.env = {"TEAHOUSE_MATCHES_PER_CONNECTION": "2", "TEAHOUSE_SPECTATORS_PER_MATCH": "1"}
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def test_refused_joins_and_spectates_watch_nothing(watching):
+    """SPEC 9 and 7.1: a connection watches at most N matches (too_many_matches) and a match has
+    at most M spectators (too_many_spectators); only the join or spectate answered by a view
+    counts, so any number of refused ones leave the budget whole."""
+    with httpx.Client(base_url=watching.url, timeout=10) as http:
+        matches = [http.post("/api/matches", json={"game": "pixies", "players": 2}).json()["match"] for _ in range(3)]
+    url = watching.url.replace("http", "ws") + "/ws"
+
+    async def ask(ws, msg: dict) -> str:
+        await ws.send(orjson.dumps(msg).decode())
+        while True:
+            got = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
+            if got["type"] in ("view", "error", "left"):
+                return got["type"] if got["type"] != "error" else got["code"]
+
+    async with websockets.connect(url, subprotocols=["teahouse.v1.json"]) as a, \
+            websockets.connect(url, subprotocols=["teahouse.v1.json"]) as b:
+        for ws in (a, b):
+            await ws.send('{"type":"hello"}')
+            assert orjson.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "welcome"
+        for _ in range(5):
+            assert await ask(a, {"type": "spectate", "match": "NoSuchMatch0"}) == "unknown_match"
+            assert await ask(a, {"type": "join", "match": matches[0], "token": "not-a-seat"}) == "bad_token"
+        assert await ask(a, {"type": "spectate", "match": matches[0]}) == "view"
+        assert await ask(a, {"type": "spectate", "match": matches[1]}) == "view"
+        for _ in range(5):
+            assert await ask(a, {"type": "spectate", "match": matches[2]}) == "too_many_matches"
+            assert await ask(b, {"type": "spectate", "match": matches[1]}) == "too_many_spectators"
+        assert await ask(a, {"type": "leave", "match": matches[1]}) == "left"
+        assert await ask(a, {"type": "spectate", "match": matches[2]}) == "view", "refusals used up the connection's budget"
+        assert await ask(b, {"type": "spectate", "match": matches[1]}) == "view", "refusals used up the match's spectators"

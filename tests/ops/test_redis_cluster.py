@@ -153,3 +153,26 @@ def test_every_store_method_of_the_redis_store_retries_on_the_cluster():
     # append: RedisStore's tells its tails and sends through _append_entry, which retries
     assert public - own - {"close", "read_presence", "append"} == set(), "wrap these in ClusterStore._retry"
     assert "_append_entry" in own
+
+
+async def test_the_durability_of_every_master_is_read(cluster):
+    """The cluster is as durable as its least durable master (docs/operators.md, Durability)."""
+    from tests.support.redis_cluster import cli
+
+    s = open_store(cluster.url)
+    try:
+        d = await s.durability()
+        assert d.at_risk and d.known and d.settings["appendonly"] == "no"  # this cluster runs without AOF
+        for port in cluster.alive():
+            cli(port, "CONFIG", "SET", "appendonly", "yes")
+            cli(port, "CONFIG", "SET", "appendfsync", "always")
+        d = await s.durability()
+        assert not d.at_risk and d.settings["appendfsync"] == "always", d
+        master = next(p for p in cluster.alive() if cli(p, "ROLE").startswith("master"))
+        cli(master, "CONFIG", "SET", "appendfsync", "everysec")  # one master is enough
+        d = await s.durability()
+        assert d.at_risk and d.settings["appendfsync"] == "everysec", d
+    finally:
+        for port in cluster.alive():
+            cli(port, "CONFIG", "SET", "appendonly", "no")
+        await s.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -110,3 +111,51 @@ def test_each_example_fits_its_message_schema(kind, example):
 ])
 def test_the_schemas_refuse_what_parse_client_refuses(bad):
     assert _errors(bad, SCHEMAS[bad["type"]])
+
+
+# -- protocol v2's view fields (SPEC 12.2) --------------------------------------------------------
+
+def _spec_12_2_fields() -> dict[str, str]:
+    from tools.make_vectors import SPEC
+
+    part = SPEC.read_text().split("### 12.2 ", 1)[1].split("### 12.3 ", 1)[0]
+    return dict(re.findall(r"^\| `([a-z_]+)` \| ([^|]+?) \|", part, re.M))
+
+
+# SPEC's words for a type, as the JSON Schema that says the same
+_SPEC_TYPES = {
+    "integer ≥ 1": {"type": "integer", "minimum": 1},
+    "array of strings": {"type": "array", "items": {"type": "string"}},
+    "array of arrays of integers": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+}
+
+
+def test_the_v2_view_fields_of_spec_12_2_are_in_the_view_schema_with_their_types():
+    fields = _spec_12_2_fields()
+    assert set(fields) == {"ref", "keys", "paths", "sentences"}
+    view = SCHEMAS["view"]["properties"]
+    for name, words in fields.items():
+        schema = {k: v for k, v in view[name].items() if k != "description"}
+        assert schema == _SPEC_TYPES[words], name
+    assert not set(fields) & set(SCHEMAS["view"]["required"]), "v1 views have none of them"
+
+
+def test_the_v2_view_vector_fits_the_view_schema_and_a_wrong_table_does_not():
+    (case,) = [c for c in orjson.loads((ASYNCAPI.parent / "vectors" / "v2.json").read_bytes()) if c["name"] == "view"]
+    sent = case["v2"]
+    assert set(_spec_12_2_fields()) <= set(sent), "the vector is a v2 view"
+    assert orjson.loads(case["json"]) == sent
+    assert _errors(sent, SCHEMAS["view"]) == []
+    for bad in ({"ref": 0}, {"keys": [1]}, {"paths": [["view"]]}, {"sentences": "x"}):
+        assert _errors({**sent, **bad}, SCHEMAS["view"]), bad
+
+
+def test_a_v2_welcome_and_an_error_naming_its_match_fit_their_schemas():
+    """SPEC 12.1: welcome.protocol is 2 on v2; SPEC 5.10: an error carries the match its message named."""
+    welcome = {"type": "welcome", "protocol": 2, "encoding": "json", "server": "s", "session": "x",
+               "max_frame": 65536, "games": ["pixies"]}
+    assert _errors(welcome, SCHEMAS["welcome"]) == []
+    assert _errors({**welcome, "protocol": 3}, SCHEMAS["welcome"])
+    stale = {"type": "error", "code": "stale", "message": "m", "ref": "a-1", "match": "Xq3vN8kPz2Lm", "seq": 9}
+    assert _errors(stale, SCHEMAS["error"]) == []
+    assert _errors({**stale, "match": 7}, SCHEMAS["error"])

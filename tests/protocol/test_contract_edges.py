@@ -4,6 +4,8 @@ answers' markers and stale-move protection add."""
 
 from __future__ import annotations
 
+import re
+
 import msgpack
 import orjson
 import pytest
@@ -57,11 +59,27 @@ def _nested(depth: int, encoding: str) -> bytes | str:
     return head + b"\x91" * (depth - 2) + b"\x90"
 
 
+def _spec_nesting_limit() -> int:
+    """SPEC 9's frame nesting limit, which 7.1 restates in arrays inside a message's field."""
+    from tools.make_vectors import SPEC
+
+    text = SPEC.read_text()
+    row = re.search(r"^\| frame nesting \(maps and arrays, the message's map included\) \| (\d+) levels \| `bad_frame` \|$",
+                    text, re.M)
+    assert row, "SPEC 9 states the frame nesting limit"
+    limit = int(row.group(1))
+    said = re.search(r"\((\d+)\s+arrays inside a message's field are accepted, (\d+) are `bad_frame`\)", text)
+    assert said and [int(n) for n in said.groups()] == [limit - 1, limit], "SPEC 7.1 says the same limit"
+    return limit
+
+
 @pytest.mark.parametrize("encoding", ["json", "msgpack"])
-def test_1024_levels_are_accepted_and_1025_are_bad_frame(encoding):
-    assert parse_client(decode(_nested(1024, encoding), encoding)) == {"type": "ping"}
+def test_the_documented_nesting_limit_is_accepted_and_one_more_level_is_bad_frame(encoding):
+    limit = _spec_nesting_limit()
+    assert limit == 1024
+    assert parse_client(decode(_nested(limit, encoding), encoding)) == {"type": "ping"}
     with pytest.raises(ProtocolError) as e:
-        decode(_nested(1025, encoding), encoding)
+        decode(_nested(limit + 1, encoding), encoding)
     assert e.value.code == "bad_frame"
 
 

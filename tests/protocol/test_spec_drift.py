@@ -182,6 +182,9 @@ def test_the_bot_move_id_spec_2_4_gives_is_the_one_the_server_commits():
     assert pattern
     # (tests/e2e/test_bots_at_table.py reads the same ids in a real match's log)
     assert pattern.group(1) + "2:1" == system_move_id("bot", 2, 1) == "sys:bot:2:1"
+    # and no other page names them otherwise
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), SPEC]:
+        assert not re.search(r"(?<!sys:)\b(?:bot|clock):<seq>", page.read_text()), page.name
 
 
 def test_the_create_fields_are_one_list_and_spec_2_4_gives_the_same():
@@ -247,6 +250,17 @@ def test_the_close_vector_names_v2():
     close = orjson.loads((VECTORS / "close.json").read_bytes())
     assert close["reason"] == unsupported_reason(close["offered"])
     assert "teahouse.v2" in close["reason"] and SPOKEN in close["reason"]
+    # what the reason says the server speaks is every subprotocol of SPEC 1.3's table, v2 first
+    table = re.search(r"^### 1\.3 .*?^(\| subprotocol .*?)\n\n", TEXT, re.S | re.M)
+    assert table
+    documented = set()
+    for cell in re.findall(r"^\| (`teahouse[^|]*) \|", table.group(1), re.M):
+        documented |= set(re.findall(r"`(teahouse\.v\d\.[a-z]+)`", cell))
+    spoken = close["reason"].split("; speak ", 1)[1]
+    named = [f"{head}.{enc}" for head, encs in re.findall(r"(teahouse\.v\d)\.([a-z|]+)", spoken)
+             for enc in encs.split("|")]
+    assert set(named) == documented == {f"teahouse.v{v}.{e}" for v in (1, 2) for e in ("msgpack", "json")}
+    assert close["code"] == 4406
 
 
 def test_the_text_plain_vector_is_refused_as_the_server_does():
@@ -275,3 +289,37 @@ def test_the_writing_a_client_guide_comes_first_and_its_messages_are_valid():
     for step in ("POST /api/matches", "POST /api/matches/{match}/seats", "`teahouse.v1.json`", '"reply": "join"',
                  '"at": <your seq>'):
         assert step in text, step
+
+
+def _message_tables() -> dict[str, list[list[str]]]:
+    """Each message subsection of SPEC 4 and 5: its field table's rows, as lists of cells."""
+    out = {}
+    for m in re.finditer(r"^### [45]\.\d+ `([a-z_]+)`\n(.*?)(?=^### |^## )", TEXT, re.S | re.M):
+        table = re.search(r"^\| field \|.*\n\|[-|]+\|\n((?:\|.*\n)+)", m.group(2), re.M)
+        out[m.group(1)] = [[c.strip() for c in row.strip().strip("|").split(" | ")]
+                           for row in table.group(1).splitlines()] if table else []
+    return out
+
+
+def test_every_message_has_the_same_fields_and_required_fields_in_spec_and_asyncapi():
+    """Sections 4 and 5 (and 12.2 for the v2 view) against asyncapi's schemas: the same field
+    names, and a field is required in asyncapi exactly when SPEC says so (client messages: the
+    `required` column; server messages: every field whose row does not call it optional or
+    `... only`)."""
+    from protocol.messages import CLIENT_TYPES
+
+    tables = _message_tables()
+    schemas = _asyncapi_schemas()
+    assert set(tables) >= set(CLIENT_TYPES) | {"welcome", "view", "patch", "error", "presence", "legal_moves"}
+    v2_view = {"ref", "keys", "paths", "sentences"}  # SPEC 12.2, optional in a v1 view
+    for kind, rows in tables.items():
+        schema = schemas[kind]
+        fields = {row[0].strip("`") for row in rows}
+        assert fields | {"type"} | (v2_view if kind == "view" else set()) == set(schema["properties"]), kind
+        if kind in CLIENT_TYPES:
+            required = {row[0].strip("`") for row in rows if row[2] == "yes"}
+            assert all(row[2] == "yes" or row[2].startswith("no") for row in rows), kind
+        else:
+            required = {row[0].strip("`") for row in rows
+                        if not re.search(r"\boptional\b|` only\b", " ".join(row[1:]), re.I)}
+        assert set(schema["required"]) - {"type"} == required, kind

@@ -229,6 +229,20 @@ class StoreContract:
         assert "gone" not in [r.id for r in await store.all_matches(0, 1000)]
         assert "gone" not in [r.id for r in await store.list_matches()]
 
+    async def test_diverged_matches_are_counted_until_cleared_or_deleted(self, store):
+        for mid in ("d1", "d2", "d3"):
+            await store.create_match(record(mid))
+        assert await store.count_diverged() == 0
+        info = {"seen_seq": 5, "log_seq": 3, "node": "n", "ts": 1}
+        for mid in ("d1", "d2", "d2"):  # marking twice counts once
+            await store.mark_diverged(mid, info)
+        assert await store.count_diverged() == 2
+        assert (await store.get_match("d2")).diverged == info
+        await store.mark_diverged("d1", None)
+        assert await store.count_diverged() == 1
+        await store.delete_match("d2")
+        assert await store.count_diverged() == 0
+
     async def test_a_claimed_seat_has_a_time_and_is_marked_joined_by_its_token_only(self, store):
         await store.create_match(record("idle"))
         before = int(time.time() * 1000)

@@ -17,7 +17,9 @@ def free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, settings: tuple[str, ...] = ()) -> None:
+        """`settings`: redis-server arguments after the defaults below (a later one wins), e.g.
+        ("--appendfsync", "everysec") or ("--rename-command", "CONFIG", "")."""
         exe = shutil.which("redis-server")
         if exe is None:
             raise RuntimeError("redis-server is not installed: `make test` installs it with apt-get")
@@ -25,6 +27,7 @@ class RedisServer:
         self.dir = workdir
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
+        self.settings = settings
 
     @property
     def url(self) -> str:
@@ -35,7 +38,7 @@ class RedisServer:
         self.proc = subprocess.Popen(
             [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
              "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no",
-             "--logfile", str(self.dir / "redis.log")],
+             "--logfile", str(self.dir / "redis.log"), *self.settings],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10

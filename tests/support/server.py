@@ -84,12 +84,21 @@ class ServerProcess:
 
 
 @contextlib.contextmanager
-def sqlite_server(workdir: Path, env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
-    """A server on a fresh SQLite store in `workdir` (`env`: limits set for a test), stopped on exit."""
-    proc = ServerProcess(f"sqlite:{workdir / 'data'}", workdir / "server.log")
+def running_server(store_url: str, log_path: Path, env: dict[str, str] | None = None,
+                   log_level: str = "warning") -> Iterator[ServerProcess]:
+    """A server on `store_url` (`env`: limits set for a test), stopped on exit."""
+    proc = ServerProcess(store_url, log_path)
     proc.env = dict(env or {})
+    proc.log_level = log_level
     proc.start()
     try:
         yield proc
     finally:
         proc.stop()
+
+
+@contextlib.contextmanager
+def sqlite_server(workdir: Path, env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """A server on a fresh SQLite store in `workdir` (`env`: limits set for a test), stopped on exit."""
+    with running_server(f"sqlite:{workdir / 'data'}", workdir / "server.log", env) as proc:
+        yield proc

@@ -23,7 +23,7 @@ export function pixiesCard(id, attrs = {}) {
   if (c.spirals) marks.push(h("span.sp", { title: `${c.spirals} spirals: +${c.spirals}` }, `✦${c.spirals}`));
   if (c.crosses) marks.push(h("span.cr", { title: `${c.crosses} crosses: −${c.crosses}` }, ` ✕${c.crosses}`));
   const cond = c.condition?.colour;
-  if (cond) marks.push(h("span.cond", { title: `+1 per visible ${cond} card`, style: `color: var(--${cond})` }, `★${cond[0].toUpperCase()}`));
+  if (cond) marks.push(h("span.cond", { title: `+1 per visible ${cond} card`, style: `color: var(--${cond}-ink)` }, `★${cond[0].toUpperCase()}`));
   return h(`div.card.c-${c.colour}`, { title: `${id}: ${describe(id)}`, "aria-label": `${id}: ${describe(id)}`, "data-card": id, ...attrs },
     h("span.n", {}, String(c.number)), h("span.id", {}, id), h("span.marks", {}, marks));
 }
