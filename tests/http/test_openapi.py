@@ -166,8 +166,8 @@ def test_every_http_error_code_of_spec_is_in_the_document():
 
 def test_the_summary_and_create_schemas_have_the_fields_of_spec_2_1_and_2_4():
     """SPEC 2.1's summary table is the summary schema's fields (those SPEC says come only once
-    finished, and `seq`, which lists leave out, not required; `spectator_key`, which SPEC 2.4 puts
-    in the answer that creates a private match, besides); SPEC 2.4's table is the create body's
+    finished, and `seq`, which lists leave out, not required; `spectator_key` and `invites`, which
+    SPEC 2.4 puts in the answer that creates a match, besides); SPEC 2.4's table is the create body's
     fields, and no other field is allowed (SPEC 2: `unknown_field`)."""
     spec = (ROOT / "protocol" / "SPEC.md").read_text(encoding="utf-8")
     doc = document()
@@ -175,8 +175,9 @@ def test_the_summary_and_create_schemas_have_the_fields_of_spec_2_1_and_2_4():
     assert summary
     rows = re.findall(r"^\| `([a-z_0-9]+)` \| [^|]* \| (.*) \|$", summary.group(0), re.M)
     fields = resolve(doc, doc["components"]["schemas"]["MatchFields"])
-    assert set(fields["properties"]) == {name for name, _ in rows} | {"spectator_key"}
+    assert set(fields["properties"]) == {name for name, _ in rows} | {"spectator_key", "invites"}
     assert "the create answer carries `spectator_key`" in " ".join(spec.split())
+    assert "The answer, and no other, also has `invites`" in " ".join(spec.split())
     later = {name for name, meaning in rows if meaning.startswith("only once finished")}
     assert later == {"seed", "bot_seed", "result"}
     assert set(fields["required"]) == {name for name, _ in rows} - later - {"seq"}
