@@ -59,7 +59,7 @@ class TurnClock:
         if self.fischer is not None:
             commits = await store.read(self.record.id, 0)
             self.banks, self._last_ts = time_control.fold(self.fischer, self.record.players,
-                                                          ((c.seat, c.ts) for c in commits))
+                                                          time_control.played_here(self.record.forked_from, commits))
 
     def frame(self, seq: int) -> Frame | None:
         """The `clock` message at `seq` for a watcher that just came, if a clock runs."""

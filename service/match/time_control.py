@@ -84,6 +84,13 @@ def charge(tc: dict[str, Any], banks: list[int], since: int, seat: int | None, t
     return out
 
 
+def played_here(forked_from: dict[str, Any] | None, commits: Iterable[Any]) -> list[tuple[int | None, int]]:
+    """The (seat, ts) of the commits a match played itself: a fork's copies of its origin's
+    commits were played on another clock, long ago, and charge nobody's bank."""
+    copied = int(forked_from["seq"]) if forked_from else 0
+    return [(c.seat, c.ts) for c in commits if c.seq > copied]
+
+
 def fold(tc: dict[str, Any], players: int, commits: Iterable[tuple[int | None, int]]) -> tuple[list[int], int]:
     """The banks after a log's (seat, ts) pairs, and the last commit's time."""
     banks, last = initial_banks(tc, players), 0

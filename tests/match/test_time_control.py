@@ -53,3 +53,18 @@ def test_fischer_banks_by_hand():
         step, since = tc.charge(FISCHER, step, since, seat, ts), ts
     assert step == banks
     assert tc.charge(FISCHER, banks, 143_000, None, 150_000) == banks, "a system commit is nobody's time"
+
+
+def test_a_forks_copied_commits_charge_nobody():
+    from service.store import Commit
+
+    def commit(seq: int, seat: int | None, ts: int) -> Commit:
+        return Commit(seq=seq, seat=seat, command={"type": "x"}, events=[], ts=ts)
+
+    # the origin's seats took 50 s and 40 s, a day ago; the fork (from seq 3) starts with its
+    # redeal, and seat 1 then moves after 4 s: 60 - 4 + 5
+    log = [commit(1, None, 1_000), commit(2, 0, 51_000), commit(3, 1, 91_000),
+           commit(4, None, 86_400_000), commit(5, 1, 86_404_000)]
+    assert tc.fold(FISCHER, 2, tc.played_here({"match": "m", "seq": 3}, log)) == ([60_000, 61_000], 86_404_000)
+    # the origin itself charges all of it: 60 - 50 + 5 and 60 - 40 + 5
+    assert tc.fold(FISCHER, 2, tc.played_here(None, log[:3]))[0] == [15_000, 25_000]
