@@ -85,6 +85,13 @@ def test_rules_and_legend_are_one_click_from_the_lobby_and_the_board(pages, api)
     assert "3×3" in page.inner_text("#rules-dialog")
     page.click("#rules-close")
     assert page.locator("#rules-dialog").count() == 0
+    # every game the server runs has its summary and legend
+    for game in api.get("/api/games").json():
+        page.select_option("#new-game", game["id"])
+        page.click("#lobby-rules")
+        assert game["name"] in page.inner_text("#rules-title")
+        assert page.locator("#rules-dialog p").count() >= 2 and page.locator("#rules-legend dt").count() >= 4
+        page.click("#rules-close")
     page.select_option("#new-game", "khan")
     page.click("#lobby-rules")
     assert "tundra" in page.inner_text("#rules-legend") and "⌂" in page.inner_text("#rules-legend")
