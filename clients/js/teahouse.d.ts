@@ -82,6 +82,7 @@ export const SUBPROTOCOL: { [encoding in Encoding]: string };
 export const CLIENT_NAME: string;
 /** Error codes after which the same request may be sent again (busy, store_unavailable). */
 export const RETRYABLE: Set<string>;
+export const SEAT_RETRIES: number;
 
 /** The server answered with an error (`code` is stable, `serverMessage` is for people). */
 export class ServerError extends Error {
@@ -292,7 +293,7 @@ export class TeahouseClient {
   connect(options?: ConnectionOptions): Connection;
   games(): Promise<GameInfo[]>;
   createMatch(game: string, players: number, options?: CreateMatchOptions): Promise<MatchSummary>;
-  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; invite?: string | null }): Promise<SeatGrant>;
+  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; token?: string | null; invite?: string | null }): Promise<SeatGrant>;
   /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there. */
   rematch(match: string, token: string): Promise<SeatGrant>;
   declineRematch(match: string, token: string): Promise<MatchSummary>;

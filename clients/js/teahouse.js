@@ -51,6 +51,17 @@ export class ServerError extends Error {
 /** Error codes after which the same request may be sent again (busy, store_unavailable). */
 export const RETRYABLE = new Set(["busy", "store_unavailable"]);
 
+/** How many times takeSeat sends its request again (the server's store away, SPEC 2.7). */
+export const SEAT_RETRIES = 5;
+
+/** A seat token of the client's own (SPEC 2.7): 32 random bytes in base64url. */
+function newSeatToken() {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
 /** The rules refused a move; the log did not change. `code` is the game's own code. */
 export class Rejected extends ServerError {
   constructor(code, message, fields = {}) {
@@ -785,11 +796,25 @@ export class TeahouseClient {
   }
 
   /** Take a seat (the lowest free one when `seat` is null): {match, seat, token}. Keep the
-   * token: it is the only way to play the seat and is never shown again. */
-  takeSeat(match, { seat = null, name = null, invite = null } = {}) {
+   * token: it is the only way to play the seat and is never shown again. The token is chosen
+   * here (or is `token`), so the request is sent again, up to SEAT_RETRIES times a second
+   * apart, when the server cannot reach its store or the request fails on the way: a first try
+   * that took a seat is answered that seat (SPEC 2.7). `invite`: an invite link's secret, which
+   * opens its own seat. */
+  async takeSeat(match, { seat = null, name = null, token = null, invite = null } = {}) {
+    token ??= newSeatToken();
+    const path = `/api/matches/${encodeURIComponent(match)}/seats`;
     const body = { seat, name };
-    if (invite != null) body.invite = invite; // an invite link's secret opens its own seat
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/seats`, body);
+    if (invite != null) body.invite = invite;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this._call("POST", path, body, { Authorization: `Bearer ${token}` });
+      } catch (err) {
+        const retry = err instanceof ServerError ? err.code === "store_unavailable" : err instanceof TypeError;
+        if (!retry || attempt >= SEAT_RETRIES) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
   }
 
   /** Ask for the rematch of a finished match, or accept it, as the seat `token` holds there

@@ -4,6 +4,7 @@ creating and listing matches, one match's summary, taking a seat."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 
 import orjson
@@ -35,6 +36,9 @@ CREATE_FIELDS = (
     "spectators",
     "spectator_delay",
 )
+
+# A seat token a client chooses: at least as long as the server's own (256 bits in base64url).
+CHOSEN_TOKEN = re.compile(r"[A-Za-z0-9_-]{43,128}")
 
 
 class LobbyRoutes:
@@ -140,7 +144,13 @@ class LobbyRoutes:
     async def take_seat(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
         match = request.path_params["match"]
-        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), body.get("invite"))
+        # A token the client chose makes the request safe to send again (SPEC 2.7).
+        chosen = seat_token(request) or None
+        if chosen is not None and not CHOSEN_TOKEN.fullmatch(chosen):
+            raise LobbyError("bad_field", "a seat token you choose (Authorization: Bearer <token>) is 43 to 128 "
+                             "characters of A-Z, a-z, 0-9, '-' and '_': 256 random bits or more, in base64url")
+        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), chosen,
+                                                   invite=body.get("invite"))
         return json({"match": match, "seat": seat, "token": token}, 201)
 
     async def accept_rematch(self, request: Request) -> Response:

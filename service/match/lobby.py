@@ -7,6 +7,7 @@ their sha256 is stored, so the store leaks no way to act for a player.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -19,6 +20,7 @@ from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game, playable
 from service.games.chance import commit_rng, new_seed, seed_commitment
 from service.games.interface import upcast
+from service.games.preamble import normalized
 from service.games.redealt import REDEAL
 from service.match import replay
 from service.match import time_control as clocks
@@ -27,7 +29,8 @@ from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
-from service.store import Commit, EventStore, MatchRecord, SeatRecord
+from service.ops import crash_points
+from service.store import Commit, EventStore, MatchRecord, SeatRecord, StoreUnavailable
 
 log = logging.getLogger("teahouse.lobby")
 
@@ -234,14 +237,18 @@ class Lobby:
             invite_hashes=[hash_token(i) for i in invites] if invites is not None else None,
             rematch_of=rematch_of,
         )
+        for seat, strength in enumerate(strengths or ()):
+            if strength is not None:
+                # A bot's seat has a token nobody holds: only the server plays it. Written with
+                # the record, and so is the start of a match of bots only: all of it, or nothing.
+                record.seats[seat] = SeatRecord(seat=seat, taken=True, name=f"bot (strength {strength})",
+                                                token_hash=hash_token(secrets.token_urlsafe(32)))
+        if not commits and all(s.taken for s in record.seats):
+            start = await self._start_commit(record)
+            commits = [start] if start is not None else []
         await self.store.create_match(record, commits)
         if strengths is not None:
-            for seat, strength in enumerate(strengths):
-                if strength is not None:
-                    # A bot's seat has a token nobody holds: only the server plays it.
-                    await self.store.claim_seat(record.id, seat, hash_token(secrets.token_urlsafe(32)),
-                                                f"bot (strength {strength})")
-            await self._start_if_full(record.id)
+            await self._started(record.id)
             record = await self.record(record.id)
         return record
 
@@ -289,10 +296,16 @@ class Lobby:
         return rec, key
 
     # -- seats ----------------------------------------------------------------------------
-    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None, invite: Any = None,
-                        reserved_ok: bool = False) -> tuple[int, str]:
-        """Claim a seat: the one asked for, the one `invite` opens, or any free one. A rematch's
-        seats wait for their players (reserved_seats) unless `reserved_ok` (their answer)."""
+    async def take_seat(self, match_id: str, seat: Any = None, name: Any = None,
+                        token: str | None = None, invite: Any = None, reserved_ok: bool = False) -> tuple[int, str]:
+        """Claim a seat (the one asked for, the one `invite` opens, or any free one); return it and
+        its token. `token`: the one the client chose (SPEC 2.7), else a new one. A token that
+        already holds a seat of the match is answered that seat: the same request again, whose
+        answer was lost (a crash, the store unreachable). A rematch's seats wait for their players
+        (reserved_seats) unless `reserved_ok` (their answer).
+
+        Claiming the last seat starts the match in the same atomic write (store.claim_seat), so
+        no failure anywhere leaves a full match that never started."""
         record = await self.record(match_id)
         if name is not None and (not isinstance(name, str) or len(name) > 40):
             raise LobbyError("bad_field", "name must be a string of at most 40 characters")
@@ -311,25 +324,62 @@ class Lobby:
             raise LobbyError("seat_reserved", f"seat {seat} waits for its player's answer to the rematch", 409)
         else:
             candidates = [seat]
-        token = secrets.token_urlsafe(32)
+        token = token or secrets.token_urlsafe(32)
         digest = hash_token(token)
+        held = [s.seat for s in record.seats if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)]
+        if held:
+            if seat is not None and seat != held[0]:
+                raise LobbyError("token_in_use", f"this token already holds seat {held[0]} of this match; "
+                                 "a token holds one seat", 409)
+            candidates = held
+        elif len(free) <= 1 and free:
+            # This claim may start the match, which needs a runtime here: a full node refuses
+            # it now, while the seat is still free.
+            await self.runtime(match_id)
+        start = await self._start_commit(record)
+        crash_points.reached("seat.read")
         for s in candidates:
-            if await self.store.claim_seat(match_id, s, digest, name):
-                try:
-                    await self._start_if_full(match_id)
-                except Exception:
-                    # Claiming the last seat and starting are one step: the player never got
-                    # the token, so a start that is not in the log gives the seat back.
-                    if await self.store.last_seq(match_id) == 0:
-                        await self.store.release_seat(match_id, s, digest)
-                        raise
-                    log.exception("%s: started, but failed after the start", match_id)
+            if await self.store.claim_seat(match_id, s, digest, name, start):
+                crash_points.reached("seat.claimed")
+                await self._started(match_id)
+                crash_points.reached("seat.started")
                 return s, token
+        await self._started(match_id)  # a full match that never started (an older server's) starts now
         if seat is not None:
             raise LobbyError("seat_taken", f"seat {seat} is taken", 409)
         if reserved:
             raise LobbyError("seat_reserved", "the free seats of this rematch wait for their players' answers", 409)
         raise LobbyError("match_full", "every seat of this match is taken", 409)
+
+    async def _start_commit(self, record: MatchRecord) -> Commit | None:
+        """The match's first commit, `start` (seq 1), made before a seat is claimed so that the
+        store writes it with the claim that fills the match; None for a fork, whose log starts
+        with its origin's commits (and a fork from seq 0, which has none, starts as usual)."""
+        if record.forked_from and record.forked_from.get("seq"):
+            return None
+        game = get_game(record.game)
+        command = {"type": "start"}
+
+        def decide() -> list[dict[str, Any]]:
+            return game.decide(game.initial(record.options, record.players), None, command,
+                               commit_rng(record.seed, 1))
+
+        try:
+            events = await asyncio.to_thread(decide) if record.options else decide()
+        except IllegalMove:
+            return None  # (the runtime decides it once the seats are full, as it would any command)
+        return Commit(seq=1, seat=None, command=normalized(game.commands, None, command), events=events,
+                      move_id=system_move_id("start"), ts=int(time.time() * 1000))
+
+    async def _started(self, match_id: str) -> None:
+        """After a claim: a full match is loaded here (its bots move, its watchers get the
+        start) and, if its start is still missing, started. The claim stands whatever happens
+        here: a failure is the next request's or the next load's to repair."""
+        try:
+            await self._start_if_full(match_id)
+        except Exception as exc:
+            log.warning("%s: loading a full match to start it failed (%s: %s)",
+                        match_id, type(exc).__name__, exc)
 
     async def _start_if_full(self, match_id: str) -> None:
         record = await self.store.get_match(match_id)
@@ -337,11 +387,18 @@ class Lobby:
             return
         runtime = await self.runtime(match_id)
         runtime.record.seats = record.seats  # every seat's name is known now: the commits' words use them
-        if runtime.seq == 0:
-            try:
-                await runtime.submit(None, {"type": "start"}, system_move_id("start"))
-            except (IllegalMove, Diverged):
-                pass  # another node started it between our look and our decide (or the log is lost)
+        await self._start_missing(runtime)
+
+    async def _start_missing(self, runtime: MatchRuntime) -> None:
+        """Commit the start of a match whose seats are all taken and whose log is empty (the
+        claim of its last seat writes it, but a match from an older server may lack it): the
+        same commit from any node (its explicit seq and system move id), so any node may."""
+        if runtime.seq != 0 or not all(s.taken for s in runtime.record.seats):
+            return
+        try:
+            await runtime.submit(None, {"type": "start"}, system_move_id("start"))
+        except (IllegalMove, Diverged):
+            pass  # another node started it between our look and our decide (or the log is lost)
 
     def check_public(self, record: MatchRecord, key: str | None) -> None:
         """Refuse the public audience of a private match (SPEC 2.4): `off` to everyone, `link`
@@ -437,13 +494,15 @@ class Lobby:
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)
-            return rt
         except BaseException as exc:
             fut.set_exception(exc)
             fut.exception()  # mark retrieved: waiters re-raise it themselves
             raise
         finally:
             del self._loading[match_id]
+        with contextlib.suppress(StoreUnavailable):  # (the next load or claim tries again)
+            await self._start_missing(rt)
+        return rt
 
     async def close(self) -> None:
         await self.presence.close()

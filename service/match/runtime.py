@@ -31,7 +31,6 @@ import contextlib
 import itertools
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -50,8 +49,8 @@ from service.match.projection import Audience, Frame, Prepared, Projection
 from service.match.seat_bots import SeatBots
 from service.match.settle import FinishMark, usable_snapshot
 from service.ops import logs, metrics
-from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, StoreUnavailable
-from service.store.base import EVENT_SCHEMA
+from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, Rejected, StoreUnavailable
+from service.store.base import EVENT_SCHEMA, REMEMBERED_REJECTIONS
 from service.store.outage import Backoff
 
 # (The session and the tests name these through the runtime, the module they talk to.)
@@ -63,7 +62,6 @@ log = logging.getLogger("teahouse.runtime")
 SNAPSHOT_EVERY = 50
 CLOSE_WAIT_S = 2.0
 DECIDE_ATTEMPTS = 8
-REMEMBERED_REJECTIONS = 1024
 # Accepted move ids a snapshot carries: a client retries the moves it sent last, never one
 # from a thousand commits ago.
 SNAPSHOT_MOVE_IDS = 1024
@@ -144,7 +142,6 @@ class MatchRuntime:
         self._commits = metrics.COMMITS.labels(self.game.id)  # (looked up once, not per commit)
         # (seat, client move id) -> seq of the commit it produced: retries get the same ack.
         self.accepted: dict[tuple[int | None, str], int] = {}
-        self.rejected: OrderedDict[tuple[int | None, str], tuple[str, str]] = OrderedDict()
         self._tail_task: asyncio.Task | None = None
         self.closed = False
         self.last_active = time.monotonic()
@@ -301,8 +298,6 @@ class MatchRuntime:
                 await self._catch_up()  # the client saw a commit this node has not read yet
                 if key is not None and key in self.accepted:
                     return self.accepted[key]
-            if key is not None and key in self.rejected and decided_at in (None, self.seq):
-                raise IllegalMove(*self.rejected[key])
             for _ in range(DECIDE_ATTEMPTS):
                 if at_seq is not None and self.seq != at_seq:
                     raise Busy(f"{self.id}: at seq {self.seq}, not {at_seq}")
@@ -319,9 +314,15 @@ class MatchRuntime:
                             return self.accepted[key]
                         raise Stale(self.id, decided_at, self.seq) from None
                     if key is not None:
-                        self.rejected[key] = (exc.code, exc.message)
-                        if len(self.rejected) > REMEMBERED_REJECTIONS:
-                            self.rejected.popitem(last=False)
+                        # Remembered in the store, where every node looks (SPEC 3.5): a resend
+                        # of this id gets this refusal, or the one remembered first.
+                        code, message = await self.store.remember_rejection(self.id, *key, exc.code, exc.message)
+                        # Another node may have committed this id (sent to it too) just before
+                        # the refusal was stored, after which no node can: the log then answers.
+                        await self._catch_up()
+                        if key in self.accepted:
+                            return self.accepted[key]
+                        raise IllegalMove(code, message) from None
                     raise
                 # The log keeps the command's declared fields only (the preamble refused any
                 # other): what a client adds never becomes permanent. The move id stays, for
@@ -333,6 +334,10 @@ class MatchRuntime:
                     ahead = await self._append(c)
                     metrics.APPEND_SECONDS.observe(time.perf_counter() - started)
                     self._commits.inc()
+                except Rejected as exc:
+                    # The id was refused before (on any node): the same answer, though the rules
+                    # would take the move at this position.
+                    raise IllegalMove(exc.code, exc.message) from None
                 except Conflict:
                     before = self.seq
                     await self._catch_up()  # another node won this seq: decide again on its result

@@ -9,12 +9,13 @@ from service.store.base import (
     EventStore,
     LogRewound,
     MatchRecord,
+    Rejected,
     SeatRecord,
     StoreUnavailable,
 )
 
-__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "SeatRecord", "StoreUnavailable",
-           "open_store"]
+__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "Rejected", "SeatRecord",
+           "StoreUnavailable", "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"
 

@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
 EVENT_SCHEMA = 1
 
+# The move ids the rules refused, remembered in the store so that a resend gets the same reject
+# from any node (SPEC 3.5): the last REMEMBERED_REJECTIONS of each match, each for
+# REJECTION_TTL_MS after it was refused.
+REMEMBERED_REJECTIONS = 1024
+REJECTION_TTL_MS = 3_600_000
+
 
 class Conflict(Exception):
     """Another writer committed this seq first (or the seq would leave a gap)."""
@@ -30,6 +36,20 @@ class StoreUnavailable(Exception):
     """The store cannot be reached right now (Redis down, restarting or loading; an SQLite I/O
     error). Nothing is known to have changed: clients get the retryable `store_unavailable`
     and send the same request again in a moment (a move with the same id is answered once)."""
+
+
+class Rejected(Exception):
+    """The commit's move id was refused by the rules before (on any node), and the refusal is
+    still remembered: it is not appended, and the mover gets that same refusal again."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+def rejection_key(seat: int | None, move_id: str) -> str:
+    """How a refused (seat, move id) is named in the store."""
+    return f"{'' if seat is None else seat}:{move_id}"
 
 
 class LogRewound(Exception):
@@ -150,8 +170,13 @@ class EventStore(abc.ABC):
         """Listed matches, newest first."""
 
     @abc.abstractmethod
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        """Take a free seat; False if someone already holds it."""
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        """Take a free seat for `token_hash`: True if `token_hash` holds it after the call (it
+        took it now, or already held it: a retried claim), False if another token holds it.
+        `start` (seq 1): appended in the same atomic write when every seat is then taken and the
+        log is empty, so that no claim of a last seat ever exists without the match's start
+        (a retried claim of a full match that never started appends it too)."""
 
     @abc.abstractmethod
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
@@ -192,8 +217,17 @@ class EventStore(abc.ABC):
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:
-        """Durably append `commit`; raise Conflict unless commit.seq == last seq + 1.
-        `own`: the appender's token, as given to its own `tail` (see there)."""
+        """Durably append `commit`; raise Conflict unless commit.seq == last seq + 1, and
+        Rejected (appending nothing) if its (seat, move id) has a refusal remembered
+        (remember_rejection). `own`: the appender's token, as given to its own `tail` (see there)."""
+
+    @abc.abstractmethod
+    async def remember_rejection(self, match_id: str, seat: int | None, move_id: str, code: str,
+                                 message: str) -> tuple[str, str]:
+        """Remember that the rules refused `move_id` of `seat` with (code, message), unless a
+        refusal of it is remembered already; return the refusal remembered (the first). Kept for
+        REJECTION_TTL_MS, and only the last REMEMBERED_REJECTIONS of a match (the oldest is
+        forgotten first)."""
 
     @abc.abstractmethod
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:

@@ -2,12 +2,14 @@
 
 Keys carry the match id in a hash tag, so that every key of one match lives in one Redis
 Cluster slot: `th:{<match>}:log` (stream, entry id `<seq>-0`), `th:{<match>}:meta`,
-`th:{<match>}:seats` (hash: seat -> token hash), `th:{<match>}:snap`. The listing of matches
-is a sorted set `th:matches` (by creation time).
+`th:{<match>}:seats` (hash: seat -> token hash), `th:{<match>}:snap`, `th:{<match>}:refused` (the
+move ids the rules refused, SPEC 3.5). The listing of matches is a sorted set `th:matches` (by
+creation time).
 
 The append is a small script: it checks the stream's top entry is `seq-1` and adds the entry
 with the explicit id `<seq>-0`, so two nodes racing on one seq cannot both win and the log
-never has a gap. Tails share a few blocking XREADs per node (service/store/redis_follow.py).
+never has a gap; a commit whose move id was refused before is not added (its refusal is the
+answer), so that a refused id gets one answer from every node. Tails share a few blocking XREADs per node (service/store/redis_follow.py).
 The append and the XREADs go on connections outside the pool (service/store/resp.py): a move
 skips the pool's checkout, and a blocking read must never hold a pooled connection.
 """
@@ -31,13 +33,17 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from service.ops import metrics
 from service.store import resp
 from service.store.base import (
+    REJECTION_TTL_MS,
+    REMEMBERED_REJECTIONS,
     Commit,
     Conflict,
     EventStore,
     LogRewound,
     MatchRecord,
+    Rejected,
     SeatRecord,
     pack_state,
+    rejection_key,
     unpack_state,
 )
 from service.store.durability import Durability, judge_redis
@@ -57,8 +63,35 @@ if tonumber(ARGV[1]) ~= last + 1 then
   if #top > 0 then last = tonumber(string.match(top[1][1], '^(%d+)')) end
   if tonumber(ARGV[1]) ~= last + 1 then return redis.error_reply('CONFLICT ' .. last) end
 end
+if ARGV[3] and ARGV[3] ~= '' then
+  local refused = redis.call('HGET', KEYS[2], ARGV[3])
+  if refused then
+    local t = redis.call('TIME')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    if now - cmsgpack.unpack(refused)[1] < tonumber(ARGV[4]) then return refused end
+  end
+end
 redis.call('XADD', KEYS[1], ARGV[1] .. '-0', 'c', ARGV[2])
 return last + 1
+"""
+
+# A refusal of a move id: kept in a hash (key -> [time, code, message], the time Redis's own, so
+# that every node agrees), the keys in the order refused in a list, to forget the oldest first.
+_REMEMBER = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[4])
+local known = redis.call('HGET', KEYS[1], ARGV[1])
+if known and now - cmsgpack.unpack(known)[1] < ttl then return known end
+if known then redis.call('LREM', KEYS[2], 0, ARGV[1]) end
+local entry = cmsgpack.pack({now, ARGV[2], ARGV[3]})
+redis.call('HSET', KEYS[1], ARGV[1], entry)
+if redis.call('RPUSH', KEYS[2], ARGV[1]) > tonumber(ARGV[5]) then
+  redis.call('HDEL', KEYS[1], redis.call('LPOP', KEYS[2]))
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('PEXPIRE', KEYS[2], ttl)
+return entry
 """
 
 _guard = guarded(unreachable)
@@ -68,11 +101,22 @@ POOL_WAIT_S = 20
 MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
 DIVERGED = "th:diverged"  # the ids of matches marked diverged: /health counts them (SCARD)
-MATCH_KEYS = ("meta", "seats", "fin", "diverged", "links", "log", "snap", "snapseq", "presence")
+MATCH_KEYS = ("meta", "seats", "fin", "diverged", "links", "log", "snap", "snapseq", "presence", "refused",
+              "refusals")
 
 
 def _key(match_id: str, part: str) -> str:
     return f"th:{{{match_id}}}:{part}"
+
+
+def refused_key(log_key: str) -> str:
+    """`th:{M}:log` -> `th:{M}:refused`, the hash of the match's remembered refusals."""
+    return log_key.rsplit(":", 1)[0] + ":refused"
+
+
+def _refusal_key(commit: Commit) -> str:
+    """The append script's name for the commit's move id in the refusals ("": it has none)."""
+    return rejection_key(commit.seat, commit.move_id) if commit.move_id is not None else ""
 
 
 def _text(value: Any) -> str:
@@ -170,10 +214,37 @@ class RedisStore(EventStore):
         recs = [await self.get_match(i.decode()) for i in ids]
         return [r for r in recs if r is not None]
 
+    # The claim and, when it fills the match, its start: one script, so that a node dying or a
+    # connection cut anywhere leaves no claim or a started match. A seat the same token already
+    # holds counts as claimed (a retry whose first try landed). KEYS[4], on a cluster, is the
+    # match's tick channel (service/store/redis_cluster_follow.py).
+    _CLAIM = """
+    local meta = redis.call('GET', KEYS[3])
+    if not meta then return 0 end
+    local cur = redis.call('HGET', KEYS[1], ARGV[1])
+    if cur then
+      if cmsgpack.unpack(cur)['t'] ~= ARGV[3] then return 0 end
+    else
+      redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+    end
+    if ARGV[4] ~= '' and redis.call('HLEN', KEYS[1]) >= cmsgpack.unpack(meta)['players'] and redis.call('XLEN', KEYS[2]) == 0 then
+      redis.call('XADD', KEYS[2], '1-0', 'c', ARGV[4])
+      if KEYS[4] then redis.call('SPUBLISH', KEYS[4], '1') end
+      return 2
+    end
+    return 1
+    """
+
+    def _claim_keys(self, match_id: str) -> list[str]:
+        return [_key(match_id, "seats"), _key(match_id, "log"), _key(match_id, "meta")]
+
     @_guard
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        claim = {"t": token_hash, "n": name, "at": int(time.time() * 1000)}
-        return bool(await self._r.hsetnx(_key(match_id, "seats"), str(seat), msgpack.packb(claim)))
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        claim = msgpack.packb({"t": token_hash, "n": name, "at": int(time.time() * 1000)})
+        keys = self._claim_keys(match_id)
+        return bool(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
+                                       start.pack() if start is not None else b""))
 
     _RELEASE = """
     if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
@@ -265,29 +336,41 @@ class RedisStore(EventStore):
             f.expect(commit.seq, data)
         ok = False
         try:
-            await self._append_entry(match_id, key, commit.seq, data)
+            refused = await self._append_entry(match_id, key, commit.seq, data, _refusal_key(commit))
+            if isinstance(refused, bytes):
+                raise Rejected(*msgpack.unpackb(refused, raw=False)[1:])
             ok = True
         finally:
             for f in mine:
                 f.appended(commit, ok)
 
     @_guard
-    async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes) -> None:
-        keys: list[Any] = [key]
-        args: list[Any] = [seq, data]
+    async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes, refusal: str) -> Any:
+        """The append script's answer: the new seq, or the refusal remembered for the move id."""
+        keys: list[Any] = [key, refused_key(key)]
+        args: list[Any] = [seq, data, refusal, REJECTION_TTL_MS]
         try:
             if not self.wait_replicas:
-                await self._appender.evalsha(self._append_script, keys, args)
-                return
+                return await self._appender.evalsha(self._append_script, keys, args)
             # WAIT counts the writes of its own connection: one pipeline, one connection.
             async with self._r.pipeline(transaction=False) as p:
                 await self._append_script(keys=keys, args=args, client=p)  # queued, not sent
                 p.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
-                _, replicas = await p.execute()
+                answer, replicas = await p.execute()
             self.count_wait(replicas)
+            return answer
         except ResponseError as exc:
             raise_conflict(exc, match_id, seq)
             raise
+
+    @_guard
+    async def remember_rejection(self, match_id: str, seat: int | None, move_id: str, code: str,
+                                 message: str) -> tuple[str, str]:
+        entry = await self._r.eval(_REMEMBER, 2, _key(match_id, "refused"), _key(match_id, "refusals"),
+                                   rejection_key(seat, move_id), code, message, REJECTION_TTL_MS,
+                                   REMEMBERED_REJECTIONS)
+        _, code, message = msgpack.unpackb(entry, raw=False)
+        return code, message
 
     def count_wait(self, replicas: int) -> None:
         """A WAIT that returned with fewer replicas than asked for timed out."""

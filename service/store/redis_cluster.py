@@ -35,9 +35,17 @@ import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from service.store.base import Commit, MatchRecord, StoreUnavailable
+from service.store.base import REJECTION_TTL_MS, Commit, MatchRecord, StoreUnavailable
 from service.store.durability import Durability, judge_redis, worst
-from service.store.redis import _APPEND, ALL_MATCHES, MATCHES, RedisStore, queue_match, raise_conflict
+from service.store.redis import (
+    _APPEND,
+    ALL_MATCHES,
+    MATCHES,
+    RedisStore,
+    queue_match,
+    raise_conflict,
+    refused_key,
+)
 from service.store.redis_cluster_follow import ClusterFollowers, tick_channel
 
 SCHEME = "redis+cluster://"
@@ -45,7 +53,7 @@ RETRY_BUDGET_S = 5.0
 BACKOFF_S = (0.05, 0.1, 0.2, 0.4, 0.8)
 
 # The append script, plus a tick on the match's shard channel for the nodes that follow it.
-_APPEND_TICK = _APPEND.replace("return last + 1", "redis.call('SPUBLISH', KEYS[2], ARGV[1])\nreturn last + 1")
+_APPEND_TICK = _APPEND.replace("return last + 1", "redis.call('SPUBLISH', KEYS[3], ARGV[1])\nreturn last + 1")
 _APPEND_TICK_SHA = hashlib.sha1(_APPEND_TICK.encode()).hexdigest()
 
 # What a cluster answers while it fails over or reshards: worth another try.
@@ -158,8 +166,14 @@ class ClusterStore(RedisStore):
     async def list_matches(self, limit: int = 200) -> list[MatchRecord]:
         return await self._retry(super().list_matches, limit)
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        return await self._retry(super().claim_seat, match_id, seat, token_hash, name)
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        # (retrying is safe: a claim that landed is the same token's, and counts as taken)
+        return await self._retry(super().claim_seat, match_id, seat, token_hash, name, start)
+
+    def _claim_keys(self, match_id: str) -> list[str]:
+        keys = super()._claim_keys(match_id)
+        return [*keys, tick_channel(keys[1])]
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._retry(super().release_seat, match_id, seat, token_hash)
@@ -203,15 +217,16 @@ class ClusterStore(RedisStore):
         return worst(verdicts)
 
     # -- the log -----------------------------------------------------------------------------
-    async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes) -> None:
-        await self._retry(self._append_once, match_id, key, seq, data)
+    async def _append_entry(self, match_id: str, key: str, seq: int, data: bytes, refusal: str) -> Any:
+        return await self._retry(self._append_once, match_id, key, seq, data, refusal)
 
-    async def _append_once(self, match_id: str, key: str, seq: int, data: bytes) -> None:
+    async def _append_once(self, match_id: str, key: str, seq: int, data: bytes, refusal: str) -> Any:
         """EVALSHA (and WAIT) on one connection to the slot's master: WAIT counts the writes of
         its own connection, which the cluster client's pool would not guarantee."""
         await self._r.initialize()
         node = self._r.get_node_from_key(key)
-        script: tuple[Any, ...] = ("EVALSHA", _APPEND_TICK_SHA, 2, key, tick_channel(key), seq, data)
+        script: tuple[Any, ...] = ("EVALSHA", _APPEND_TICK_SHA, 3, key, refused_key(key), tick_channel(key), seq,
+                                   data, refusal, REJECTION_TTL_MS)
         replies = await self._on_node(node, script)
         if isinstance(replies[0], rex.NoScriptError):
             replies = await self._on_node(node, ("SCRIPT", "LOAD", _APPEND_TICK), script)
@@ -225,6 +240,7 @@ class ClusterStore(RedisStore):
             raise first
         if self.wait_replicas:
             self.count_wait(replies[1])
+        return first
 
     async def _on_node(self, node: ClusterNode, *commands: tuple[Any, ...]) -> list[Any]:
         """Send `commands` (plus WAIT when asked) in one write on one connection; error replies
@@ -253,6 +269,11 @@ class ClusterStore(RedisStore):
             if not clean:
                 await conn.disconnect()
             node.release(conn)
+
+    async def remember_rejection(self, match_id: str, seat: int | None, move_id: str, code: str,
+                                 message: str) -> tuple[str, str]:
+        # (retrying is safe: a refusal that landed is the one answered)
+        return await self._retry(super().remember_rejection, match_id, seat, move_id, code, message)
 
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
         return await self._retry(super().read, match_id, after, until)

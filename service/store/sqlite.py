@@ -18,14 +18,18 @@ from typing import Any
 import msgpack
 
 from service.store.base import (
+    REJECTION_TTL_MS,
+    REMEMBERED_REJECTIONS,
     Commit,
     Conflict,
     EventStore,
     LogRewound,
     MatchRecord,
+    Rejected,
     SeatRecord,
     StoreUnavailable,
     pack_state,
+    rejection_key,
     unpack_state,
 )
 from service.store.outage import guarded
@@ -51,6 +55,11 @@ CREATE TABLE IF NOT EXISTS diverged (
 CREATE TABLE IF NOT EXISTS links (
     match TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL,
     PRIMARY KEY (match, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rejections (
+    match TEXT NOT NULL, id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL,
+    code TEXT NOT NULL, message TEXT NOT NULL,
+    PRIMARY KEY (match, id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
@@ -168,15 +177,31 @@ class SqliteStore(EventStore):
             return [rec for i in ids if (rec := self._load(i)) is not None]
         return await self._run(go)
 
-    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None) -> bool:
-        def go() -> bool:
-            cur = self._db.execute(
-                "UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0 "
-                "WHERE match = ? AND seat = ? AND token_hash IS NULL",
-                (token_hash, name, int(time.time() * 1000), match_id, seat),
-            )
-            return cur.rowcount == 1
-        return await self._run(go)
+    async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
+                         start: Commit | None = None) -> bool:
+        # The claim and, when it fills the match, its start: one transaction (see the contract).
+        def go() -> bool | Commit:
+            db = self._db
+            with _tx(db, immediate=True):
+                row = db.execute("SELECT token_hash FROM seats WHERE match = ? AND seat = ?", (match_id, seat)).fetchone()
+                if row is None or row[0] not in (None, token_hash):
+                    return False
+                if row[0] is None:
+                    db.execute("UPDATE seats SET token_hash = ?, name = ?, claimed_at = ?, joined = 0 "
+                               "WHERE match = ? AND seat = ?", (token_hash, name, int(time.time() * 1000), match_id, seat))
+                if start is None:
+                    return True
+                (free,) = db.execute("SELECT COUNT(*) FROM seats WHERE match = ? AND token_hash IS NULL",
+                                     (match_id,)).fetchone()
+                if free or db.execute("SELECT 1 FROM log WHERE match = ? LIMIT 1", (match_id,)).fetchone():
+                    return True
+                db.execute("INSERT INTO log (match, seq, commit_data) VALUES (?, 1, ?)", (match_id, start.pack()))
+                return start
+        out = await self._run(go)
+        if isinstance(out, Commit):
+            for t in self._tails.get(match_id, ()):
+                t.push(out)
+        return bool(out)
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._run(lambda: self._db.execute(
@@ -210,7 +235,7 @@ class SqliteStore(EventStore):
         def go() -> None:
             with _tx(self._db, immediate=True):
                 self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-                for table in ("seats", "log", "diverged", "links", "snapshots"):
+                for table in ("seats", "log", "diverged", "links", "snapshots", "rejections"):
                     self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
         await self._run(go)
 
@@ -242,7 +267,8 @@ class SqliteStore(EventStore):
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:
-        await self._append(match_id, commit.seq, commit.pack())
+        refusal = rejection_key(commit.seat, commit.move_id) if commit.move_id is not None else None
+        await self._append(match_id, commit.seq, commit.pack(), refusal)
         for t in self._tails.get(match_id, ()):
             if own is not None and t.own is own and t.after == commit.seq - 1:
                 t.after = commit.seq  # its reader appended it and applies it: no wake-up
@@ -250,21 +276,21 @@ class SqliteStore(EventStore):
                 t.push(commit)
 
     @guarded(unreachable)
-    async def _append(self, match_id: str, seq: int, data: bytes) -> None:
+    async def _append(self, match_id: str, seq: int, data: bytes, refusal: str | None) -> None:
         if self._closed:
             raise StoreUnavailable("the SQLite store is closed")
-        await self._thread.run_grouped(self._append_group, (match_id, seq, data))
+        await self._thread.run_grouped(self._append_group, (match_id, seq, data, refusal))
 
-    def _append_group(self, appends: list[tuple[str, int, bytes]]) -> list[Conflict | None]:
+    def _append_group(self, appends: list[tuple[str, int, bytes, str | None]]) -> list[Conflict | Rejected | None]:
         """The appends waiting together (on the store's thread): one transaction, one fsync
         (synchronous=FULL), each append in a savepoint of its own so that one that conflicts
         fails alone. Nobody is answered before the COMMIT."""
         db = self._db
-        out: list[Conflict | None] = []
+        out: list[Conflict | Rejected | None] = []
         several = len(appends) > 1
         db.execute("BEGIN IMMEDIATE")
         try:
-            for match_id, seq, data in appends:
+            for match_id, seq, data, refusal in appends:
                 if several:
                     db.execute("SAVEPOINT one")
                 try:
@@ -273,10 +299,13 @@ class SqliteStore(EventStore):
                     ).fetchone()
                     if seq != last + 1:
                         raise Conflict(f"{match_id}: seq {seq} after {last}")
+                    refused = self._refused(match_id, refusal) if refusal is not None else None
+                    if refused is not None:
+                        raise Rejected(*refused)
                     db.execute("INSERT INTO log (match, seq, commit_data) VALUES (?, ?, ?)",
                                (match_id, seq, data))
-                except (Conflict, sqlite3.IntegrityError) as exc:
-                    conflict = exc if isinstance(exc, Conflict) else Conflict(f"{match_id}: seq {seq} taken")
+                except (Conflict, Rejected, sqlite3.IntegrityError) as exc:
+                    conflict = exc if isinstance(exc, Conflict | Rejected) else Conflict(f"{match_id}: seq {seq} taken")
                     if several:
                         db.execute("ROLLBACK TO one")
                         db.execute("RELEASE one")
@@ -294,6 +323,32 @@ class SqliteStore(EventStore):
                 db.execute("ROLLBACK")
             raise
         return out
+
+    def _refused(self, match_id: str, key: str) -> tuple[str, str] | None:
+        """The refusal remembered for `key` of the match, if any (on the store's thread)."""
+        row = self._db.execute("SELECT code, message FROM rejections WHERE match = ? AND id = ? AND at > ?",
+                               (match_id, key, int(time.time() * 1000) - REJECTION_TTL_MS)).fetchone()
+        return (row[0], row[1]) if row is not None else None
+
+    async def remember_rejection(self, match_id: str, seat: int | None, move_id: str, code: str,
+                                 message: str) -> tuple[str, str]:
+        key = rejection_key(seat, move_id)
+
+        def go() -> tuple[str, str]:
+            db = self._db
+            now = int(time.time() * 1000)
+            with _tx(db, immediate=True):
+                known = self._refused(match_id, key)
+                if known is not None:
+                    return known
+                (n,) = db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM rejections WHERE match = ?", (match_id,)).fetchone()
+                db.execute("INSERT OR REPLACE INTO rejections (match, id, n, at, code, message) VALUES (?, ?, ?, ?, ?, ?)",
+                           (match_id, key, n, now, code, message))
+                # the oldest beyond the bound, and those past their time, are forgotten
+                db.execute("DELETE FROM rejections WHERE match = ? AND (n <= ? OR at <= ?)",
+                           (match_id, n - REMEMBERED_REJECTIONS, now - REJECTION_TTL_MS))
+                return code, message
+        return await self._run(go)
 
     async def read(self, match_id: str, after: int = 0, until: int | None = None) -> list[Commit]:
         top = until if until is not None else 1 << 62

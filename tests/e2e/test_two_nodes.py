@@ -8,6 +8,7 @@ import random
 
 import pytest
 from teahouse_client import TeahouseClient
+from teahouse_client.client import Rejected
 
 from protocol.v2 import Expander, decode_frame
 from tests.e2e.helpers import assert_log_verifies, close_all, doc_of, play_resilient
@@ -108,3 +109,32 @@ async def test_a_client_never_gets_the_same_presence_twice_in_a_row(clients):
         assert sent, "spectate is always answered with a presence"
         repeats += sum(a == b for a, b in zip(sent, sent[1:], strict=False))
     assert repeats == 0, f"{repeats} presence frames repeated the one before"
+
+
+async def test_a_refused_move_id_gets_the_same_reject_from_either_node(clients):
+    """SPEC 3.5: an id the rules refused answers that same reject when it is sent again, on any
+    node, even once the position would take the move: seat 1 takes a card out of turn on node
+    a (`not_your_turn`); after seat 0's move the same command is legal, yet the same id, sent
+    again on node b or on node a, is still `not_your_turn`. A new id is taken."""
+    ca, cb = clients
+    mid = (await ca.create_match("pixies", 2, {"first_player": 0}))["match"]
+    tokens = [(await ca.take_seat(mid))["token"] for _ in range(2)]
+    c0, c1a, c1b = await ca.connect().open(), await ca.connect().open(), await cb.connect().open()
+    v0 = await c0.join(mid, tokens[0])
+    await c1a.join(mid, tokens[1])
+    v1b = await c1b.join(mid, tokens[1])
+    market = await c0.legal_moves(mid)
+    assert v0.seq == 1 and len(market) == 4
+    mine, theirs = market[0], market[1]
+    with pytest.raises(Rejected) as first:
+        await c1a.move(mid, theirs, move_id="out-of-turn")
+    assert first.value.code == "not_your_turn"
+    assert await c0.move(mid, mine) == 2
+    await v1b.wait_for(lambda g: g.seq == 2, timeout=10)
+    for conn in (c1b, c1a):
+        with pytest.raises(Rejected) as again:
+            await conn.move(mid, theirs, move_id="out-of-turn", at=2)
+        assert (again.value.code, again.value.message) == (first.value.code, first.value.message)
+    assert (await ca.match(mid))["seq"] == 2, "nothing was committed"
+    assert await c1b.move(mid, theirs, move_id="in-turn", at=2) == 3, "the move itself is legal now"
+    await close_all(c0, c1a, c1b)

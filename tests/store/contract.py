@@ -11,12 +11,21 @@ import pytest
 
 from service.games import fold, get_game
 from service.games.playout import playout
-from service.store import Commit, Conflict, EventStore, MatchRecord, SeatRecord
+from service.store import Commit, Conflict, EventStore, MatchRecord, Rejected, SeatRecord
 
 
 def commit(seq: int, seat: int | None = 0, move_id: str | None = None) -> Commit:
     return Commit(seq=seq, seat=seat, command={"type": "noop", "n": seq},
                   events=[{"type": "nooped", "n": seq}], move_id=move_id, ts=int(time.time() * 1000))
+
+
+def _set_everywhere(monkeypatch: pytest.MonkeyPatch, name: str, value: int) -> None:
+    """A store limit set in every backend's module (each reads it from its own globals)."""
+    from service.store import redis, redis_cluster, sqlite
+
+    for module in (redis, redis_cluster, sqlite):
+        if hasattr(module, name):
+            monkeypatch.setattr(module, name, value)
 
 
 def record(match_id: str, players: int = 3, listed: bool = True) -> MatchRecord:
@@ -174,6 +183,85 @@ class StoreContract:
         await store.create_match(record("race-seats", players=4))
         results = await asyncio.gather(*[store.claim_seat("race-seats", i % 4, f"h{i}", None) for i in range(16)])
         assert sum(results) == 4
+
+    async def test_a_claim_by_the_token_that_holds_the_seat_is_answered_as_taken(self, store):
+        # (the same request again, whose first answer was lost: it must not be refused)
+        await store.create_match(record("again", players=2))
+        assert await store.claim_seat("again", 0, "hash-a", "ann")
+        assert await store.claim_seat("again", 0, "hash-a", "ann")
+        assert not await store.claim_seat("again", 0, "hash-b", "bob")
+        seats = (await store.get_match("again")).seats
+        assert (seats[0].token_hash, seats[0].name, seats[1].taken) == ("hash-a", "ann", False)
+        assert not await store.claim_seat("no-such-match", 0, "hash-a", None)
+
+    async def test_the_claim_that_fills_a_match_appends_its_start_in_the_same_write(self, store):
+        await store.create_match(record("fill", players=2))
+        start = Commit(seq=1, seat=None, command={"type": "start"}, events=[{"type": "started"}],
+                       move_id="sys:start", ts=1)
+        async with _tailing(store, "fill", object()) as seen:
+            assert await store.claim_seat("fill", 0, "hash-a", None, start)
+            assert await store.last_seq("fill") == 0, "a seat is still free: no start"
+            assert await store.claim_seat("fill", 1, "hash-b", None, start)
+            assert await store.read("fill") == [start]
+            await _until(lambda: seen == [1])
+        # the same claim again finds the start there: nothing is appended twice
+        assert await store.claim_seat("fill", 1, "hash-b", None, start)
+        assert await store.last_seq("fill") == 1
+
+    async def test_racing_claims_of_the_last_seats_append_one_start(self, store):
+        await store.create_match(record("race-start", players=3))
+        start = Commit(seq=1, seat=None, command={"type": "start"}, events=[], move_id="sys:start", ts=1)
+        won = await asyncio.gather(*[store.claim_seat("race-start", i % 3, f"h{i}", None, start) for i in range(12)])
+        assert sum(won) == 3
+        assert [c.seq for c in await store.read("race-start")] == [1]
+
+    async def test_a_claim_appends_no_start_to_a_log_that_has_commits(self, store):
+        # a fork starts from its origin's commits: filling it appends nothing
+        await store.create_match(record("forked", players=2), [commit(1), commit(2)])
+        start = Commit(seq=1, seat=None, command={"type": "start"}, events=[], move_id="sys:start", ts=1)
+        for seat in (0, 1):
+            assert await store.claim_seat("forked", seat, f"h{seat}", None, start)
+        assert [c.command["type"] for c in await store.read("forked")] == ["noop", "noop"]
+
+    # -- refused move ids (SPEC 3.5): one answer from every node ---------------------------
+    async def test_a_refused_move_id_keeps_its_first_refusal(self, store):
+        assert await store.remember_rejection("ref", 0, "m1", "not_your_turn", "wait") == ("not_your_turn", "wait")
+        assert await store.remember_rejection("ref", 0, "m1", "game_over", "over") == ("not_your_turn", "wait")
+        assert await store.remember_rejection("ref", 1, "m1", "game_over", "over") == ("game_over", "over"), \
+            "a move id is the seat's own"
+        assert await store.remember_rejection("ref", None, "m1", "x", "y") == ("x", "y")
+        assert await store.remember_rejection("other", 0, "m1", "bad", "b") == ("bad", "b")
+
+    async def test_a_commit_with_a_refused_move_id_is_not_appended(self, store):
+        await store.remember_rejection("refapp", 0, "m1", "not_your_turn", "wait")
+        with pytest.raises(Rejected) as refused:
+            await store.append("refapp", commit(1, seat=0, move_id="m1"))
+        assert (refused.value.code, refused.value.message) == ("not_your_turn", "wait")
+        assert await store.last_seq("refapp") == 0
+        await store.append("refapp", commit(1, seat=1, move_id="m1"))  # another seat's id
+        await store.append("refapp", commit(2, seat=0))  # no id
+        assert await store.last_seq("refapp") == 2
+
+    async def test_refusals_are_bounded_per_match_and_the_oldest_forgotten(self, store, monkeypatch):
+        _set_everywhere(monkeypatch, "REMEMBERED_REJECTIONS", 3)
+        for i in range(5):
+            await store.remember_rejection("bound", 0, f"m{i}", f"c{i}", "no")
+        await store.remember_rejection("bound", 0, "m4", "later", "no")  # known: changes nothing
+        got = [(await store.remember_rejection("bound", 0, f"m{i}", "new", "no"))[0] for i in (2, 3, 4)]
+        assert got == ["c2", "c3", "c4"]
+        assert (await store.remember_rejection("bound", 0, "m0", "new", "no"))[0] == "new", "forgotten"
+        await store.append("bound", commit(1, seat=0, move_id="m1"))  # forgotten: appended
+
+    async def test_refusals_expire(self, store, monkeypatch):
+        _set_everywhere(monkeypatch, "REJECTION_TTL_MS", 300)
+        await store.remember_rejection("ttl", 0, "m1", "first", "no")
+        with pytest.raises(Rejected):
+            await store.append("ttl", commit(1, seat=0, move_id="m1"))
+        await asyncio.sleep(0.4)
+        await store.append("ttl", commit(1, seat=0, move_id="m1"))
+        assert await store.remember_rejection("ttl", 0, "m2", "second", "no") == ("second", "no")
+        await asyncio.sleep(0.4)
+        assert await store.remember_rejection("ttl", 0, "m2", "third", "no") == ("third", "no")
 
     async def test_a_match_created_with_commits_has_them_and_appends_after_them(self, store):
         await store.create_match(record("fk"), [commit(1), commit(2), commit(3)])

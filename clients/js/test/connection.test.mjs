@@ -228,6 +228,21 @@ test("the HTTP client builds the right requests and raises the server's error co
   ]);
 });
 
+test("takeSeat chooses its token and sends the same request again while the store is away (SPEC 2.7)", async () => {
+  const sent = [];
+  const fakeFetch = async (url, init) => {
+    sent.push(init.headers.Authorization);
+    if (sent.length === 1) return { status: 503, json: async () => ({ error: { code: "store_unavailable", message: "away" } }) };
+    return { status: 201, json: async () => ({ match: "M", seat: 1, token: init.headers.Authorization.slice(7) }) };
+  };
+  const client = new TeahouseClient("http://h:1/", { fetch: fakeFetch, WebSocket: class {} });
+  const grant = await client.takeSeat("M", { seat: 1 });
+  assert.equal(sent.length, 2);
+  assert.match(sent[0], /^Bearer [A-Za-z0-9_-]{43}$/);
+  assert.equal(sent[1], sent[0], "the retry is the same request, with the same token");
+  assert.equal(`Bearer ${grant.token}`, sent[0]);
+});
+
 test("a failed reconnect can be tried again", async () => {
   let refuse = false;
   const { FakeWebSocket, sockets } = fakeSocket(server());

@@ -34,6 +34,7 @@ LEGAL_RESTARTS = 5
 # Codes that say "not now" rather than "no" (SPEC 7.1): the same request (a move with the same
 # id) may be sent again after a moment.
 RETRYABLE = frozenset({"busy", "store_unavailable"})
+SEAT_RETRIES = 5  # take_seat sends its request again this many times (the server's store away)
 
 
 class ServerError(Exception):
@@ -611,14 +612,28 @@ class TeahouseClient:
         return await self._call("POST", "/api/matches", json=body)
 
     async def take_seat(self, match: str, seat: int | None = None, name: str | None = None,
-                        invite: str | None = None) -> dict[str, Any]:
+                        token: str | None = None, invite: str | None = None) -> dict[str, Any]:
         """Take a seat (the lowest free one when `seat` is None; the one an `invite` from the
         match's creation opens): {match, seat, token}. Keep the token: it is the only way to
-        play the seat and is never shown again."""
+        play the seat and is never shown again.
+
+        The token is chosen here (or is `token`: 32 random bytes in base64url, or more), so the
+        request is sent again, up to SEAT_RETRIES times a second apart, when the server cannot
+        reach its store or the connection fails: a first try that took a seat is answered that
+        seat (SPEC 2.7). Other errors are raised at once (ServerError)."""
+        token = token or secrets.token_urlsafe(32)
+        path = f"/api/matches/{_q(match)}/seats"
         body: dict[str, Any] = {"seat": seat, "name": name}
         if invite is not None:
             body["invite"] = invite
-        return await self._call("POST", f"/api/matches/{_q(match)}/seats", json=body)
+        for attempt in range(SEAT_RETRIES + 1):
+            try:
+                return await self._call("POST", path, json=body, headers=_bearer(token))
+            except (ServerError, httpx.TransportError) as exc:
+                if attempt == SEAT_RETRIES or (isinstance(exc, ServerError) and exc.code != "store_unavailable"):
+                    raise
+            await asyncio.sleep(1.0)
+        raise AssertionError("unreachable")
 
     async def rematch(self, match: str, token: str) -> dict[str, Any]:
         """Ask for the rematch of finished `match`, or accept it, as the seat `token` holds
