@@ -114,7 +114,10 @@ class TurnClock:
 
     async def _expire(self, at: Committed, deadline: int) -> None:
         logs.MATCH.set(self.record.id)
-        await asyncio.sleep(max(0.0, deadline / 1000 - time.time()))
+        # (the loop's timer may wake a hair before the wall clock's deadline: the move it plays
+        # is dated after the deadline, so that a Fischer bank it ends is spent, never 1 ms short)
+        while (left := deadline / 1000 - time.time()) > 0:
+            await asyncio.sleep(left)
         if self._current(at):
             metrics.CLOCK_EXPIRIES.inc()
         # Until the match moves on (which cancels this task), keep trying.
