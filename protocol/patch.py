@@ -91,7 +91,16 @@ def _diff_unequal(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any,
                 _diff(was, value, [*path, key], ops, memo)
             elif type(was) is not type(value) or was != value:
                 # Two scalars (a count, a turn) that differ: what _diff would find, without its calls.
-                ops.append({"op": "replace", "path": [*path, key], "value": value})
+                if memo is None:
+                    ops.append({"op": "replace", "path": [*path, key], "value": value})
+                    continue
+                # The same two objects at the same path of another audience's document: the
+                # same op object, so that the server can tell equal patches by identity.
+                mkey = (id(was), id(value), key, *path)
+                hit = memo.get(mkey)
+                if hit is None:
+                    hit = memo[mkey] = (was, value, {"op": "replace", "path": [*path, key], "value": value})
+                ops.append(hit[2])
         return
     if isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops, memo)

@@ -175,10 +175,20 @@ class KeyTable(ClientKeyTable, _SeenOnce):
         return self.keys[:self._undo[0]], self.paths[:self._undo[1]]
 
     def copy(self) -> KeyTable:
-        out = KeyTable()
+        """The same table, settled (a server copies an audience's table once a commit when
+        another audience sharing it is sent other ops: built field by field, not key by key)."""
+        out = KeyTable.__new__(KeyTable)
         out.keys, out.index = list(self.keys), dict(self.index)
         out.paths, out.path_index, out._once = list(self.paths), dict(self.path_index), set(self._once)
+        out.wire = dict(self.wire)  # (its entries name keys by the same indices)
+        out._undo = None
         return out
+
+    def same_as(self, other: KeyTable) -> bool:
+        """Whether both tables would write any patch alike and change alike doing it (neither
+        in the middle of a `begin`)."""
+        return (self._undo is None and other._undo is None and self.keys == other.keys
+                and self.paths == other.paths and self._once == other._once)
 
 
 class SentenceTable(_SeenOnce):

@@ -26,8 +26,9 @@ from service.http.origins import OriginGuard
 from service.http.replay_routes import ReplayRoutes
 from service.http.summary import summary
 from service.match import retention
+from service.match.analysis import Analyst
 from service.match.lobby import Lobby
-from service.ops import logs, pauses
+from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.durability import DurabilityCheck
 from service.ops.limits import Limits
@@ -39,7 +40,8 @@ from service.ws.idle import IdleSweep
 
 class Node:
     """What the app's lifespan opens and closes: the store (unless the caller gave one), the lobby
-    over it, the pause watch and the retention sweep. The routes read the lobby through `lobby`."""
+    over it, the pause watch, the retention sweep and the analysis queue. The routes read the
+    lobby through `lobby`."""
 
     def __init__(self, store: EventStore | None, store_url: str | None, limits: Limits,
                  connections: ConnectionCounts) -> None:
@@ -47,6 +49,11 @@ class Node:
         self.connections = connections
         self._lobby: Lobby | None = None
         self._durability: DurabilityCheck | None = None
+        self._analyst: Analyst | None = None
+
+    def analyst(self) -> Analyst | None:
+        """The analysis queue, when this node analyses finished matches (the `analysis` limit)."""
+        return self._analyst
 
     def lobby(self) -> Lobby:
         """The lobby, from the lifespan's start to its end: the routes only run in between."""
@@ -72,15 +79,26 @@ class Node:
         pauses.settle_gc()
         watch = pauses.PauseWatch()
         watch.start()
+        publishing = asyncio.create_task(metrics.publish_forever(), name="metrics") if metrics.SHARED_DIR else None
         keeping = asyncio.create_task(retention.run_forever(
             s, lim.retention_days, lim.retention_action, lim.retention_check_s, lobby.forget),
             name="retention") if lim.retention_days else None
+        if lim.analysis:
+            self._analyst = Analyst(s, lim.analysis_playouts)
+            lobby.on_finish = self._analyst.finished
+            self._analyst.start()
         # service/ws/edge.py serves /ws from uvicorn's protocol object, with this endpoint
         yield {ENDPOINT_KEY: Endpoint(self.lobby, lim, self.connections, IdleSweep(lim.idle_socket_s))}
         if keeping is not None:
             keeping.cancel()
             await asyncio.gather(keeping, return_exceptions=True)
+        if publishing is not None:
+            publishing.cancel()
+            await asyncio.gather(publishing, return_exceptions=True)
+            metrics.retire()
         await watch.close()
+        if self._analyst is not None:
+            await self._analyst.close()
         await durability.close()
         await lobby.close()
         bot_pool.shutdown()
@@ -100,7 +118,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
     routes = [
         *health.routes(),
         *matches.routes(),
-        *ReplayRoutes(lobby, lim, matches.creation_room).routes(),
+        *ReplayRoutes(lobby, lim, matches.creation_room, node.analyst).routes(),
         *admin.routes(lobby, lim.admin_token, summary, guarded, int_param),
         *static.routes(),
     ]

@@ -171,10 +171,12 @@ def _serve(args: argparse.Namespace) -> int:
     import functools
     import logging
     import logging.config
+    import shutil
+    import tempfile
 
     from service.app import create_app
     from service.http.deadlines import DeadlineProtocol
-    from service.ops import logs
+    from service.ops import logs, metrics
     from service.ws.edge import EdgeProtocol
 
     log_config = logs.config(args.log_format or logs.default_format(), args.log_level, args.access_log)
@@ -211,7 +213,14 @@ def _serve(args: argparse.Namespace) -> int:
         if raw is not None:
             os.environ[env_name(f.name)] = raw
     options["http"] = DeadlineProtocol  # each worker process reads its limits from its environment
-    uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
+    # /metrics answers for every worker (service.ops.metrics): a fresh directory for their
+    # values, so that no earlier run's counts are summed in; removed when the node stops.
+    shared = tempfile.mkdtemp(prefix="teahouse-metrics-")
+    os.environ[metrics.MULTIPROCESS_ENV] = shared
+    try:
+        uvicorn.run("service.app:app_from_env", factory=True, workers=args.workers, **options)
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
     return 0
 
 

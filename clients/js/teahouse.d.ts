@@ -272,6 +272,10 @@ export interface CreateMatchOptions {
   absent?: "bot" | "random" | "first";
   /** Seats the server's bots play. */
   bots?: { seat: number; strength: number }[] | null;
+  /** Who may watch (SPEC 2.4): "public" (the default), "link" (the answer's spectator_key) or "off". */
+  spectators?: "public" | "link" | "off";
+  /** How far behind the public audience is held: {commits: N} or {seconds: T}. */
+  spectatorDelay?: { commits: number } | { seconds: number } | null;
   /** The time control instead of `turnSeconds` (SPEC 2.4). */
   timeControl?: TimeControl | null;
 }
@@ -297,11 +301,33 @@ export class TeahouseClient {
   /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there. */
   rematch(match: string, token: string): Promise<SeatGrant>;
   declineRematch(match: string, token: string): Promise<MatchSummary>;
-  match(match: string): Promise<MatchSummary>;
+  match(match: string, options?: { key?: string | null }): Promise<MatchSummary>;
   matches(state?: "open" | "live" | "finished" | null): Promise<MatchSummary[]>;
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;
   reference(match: string): Promise<{ game: string; players: number; reference: Json }>;
-  log(match: string): Promise<{ [field: string]: unknown }>;
-  replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null }): Promise<{ [field: string]: unknown }>;
-  fork(match: string, seq: number, options?: { exact?: boolean }): Promise<MatchSummary>;
+  log(match: string, options?: { key?: string | null }): Promise<{ [field: string]: unknown }>;
+  /** A finished match's analysis (SPEC 2.14), or `{state: "queued", ...}` while it is made. */
+  analysis(match: string, options?: { key?: string | null }): Promise<Analysis | AnalysisQueued>;
+  replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null; key?: string | null }): Promise<{ [field: string]: unknown }>;
+  fork(match: string, seq: number, options?: { exact?: boolean; listed?: boolean; seat?: number | null;
+    name?: string | null; botStrength?: number | null }): Promise<MatchSummary & { seat?: number; token?: string }>;
+}
+
+/** A finished match's analysis (SPEC 2.14). */
+export interface Analysis {
+  match: string;
+  seq: number;
+  method: "playouts";
+  playouts: number;
+  /** chances[n][seat]: the seat's chance of winning right after commit n; each row sums to 1. */
+  chances: number[][];
+  key_moments: { seq: number; seat: number | null; swing: number; for: number }[];
+}
+
+/** The answer while an analysis is queued (HTTP 202). */
+export interface AnalysisQueued {
+  match: string;
+  state: "queued";
+  ahead: number;
+  retry_after_s: number;
 }

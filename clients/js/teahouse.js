@@ -119,6 +119,9 @@ export class PatchError extends Error {
 
 // -- patches (SPEC §6; a port of the Python SDK's teahouse_client/patch.py) ----------------------------------
 
+/** `path` with a private match's spectator key as its `key` query parameter (SPEC 2.4). */
+const withKey = (path, key) => (key === null || key === undefined ? path : `${path}?key=${encodeURIComponent(key)}`);
+
 const hasOwn = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 const isIndex = (k) => typeof k === "number" && Number.isInteger(k);
@@ -784,12 +787,16 @@ export class TeahouseClient {
 
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
-  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null, timeControl = null } = {}) {
+  createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null,
+    spectators = "public", spectatorDelay = null, timeControl = null } = {}) {
     // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4); absent: who plays a
-    // seat whose time ran out ("bot", "random" or "first")
+    // seat whose time ran out ("bot", "random" or "first"); spectators and spectatorDelay
+    // ({commits: N} or {seconds: T}): who may watch, and how far behind (SPEC 2.4)
     const body = { game, players, options, listed, turn_seconds: turnSeconds };
     if (absent !== "bot") body.absent = absent; // (the server's default)
     if (bots && bots.length) body.bots = bots;
+    if (spectators !== "public") body.spectators = spectators;
+    if (spectatorDelay) body.spectator_delay = spectatorDelay;
     // timeControl: {type: "per_move", seconds} | {type: "correspondence", days} | {type: "fischer", bank_seconds, increment_seconds}
     if (timeControl) body.time_control = timeControl;
     return this._call("POST", "/api/matches", body);
@@ -818,7 +825,7 @@ export class TeahouseClient {
   }
 
   /** Ask for the rematch of a finished match, or accept it, as the seat `token` holds there
-   * (SPEC §2.14): {match, seat, token} of the new match. Keep the new token. */
+   * (SPEC §2.15): {match, seat, token} of the new match. Keep the new token. */
   rematch(match, token) {
     return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch`, {}, { Authorization: `Bearer ${token}` });
   }
@@ -828,8 +835,10 @@ export class TeahouseClient {
     return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch/decline`, {}, { Authorization: `Bearer ${token}` });
   }
 
-  match(match) {
-    return this._call("GET", `/api/matches/${encodeURIComponent(match)}`);
+  /** A match's summary. `key`: a private match's spectator key (SPEC 2.4), for whoever holds no
+   * seat of it (also on log, analysis and replay). */
+  match(match, { key = null } = {}) {
+    return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}`, key));
   }
 
   /** Listed matches; `state` filters: "open", "live" or "finished". */
@@ -850,15 +859,23 @@ export class TeahouseClient {
   }
 
   /** The raw log of a finished match, with its revealed seed. */
-  log(match) {
-    return this._call("GET", `/api/matches/${encodeURIComponent(match)}/log`);
+  log(match, { key = null } = {}) {
+    return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}/log`, key));
+  }
+
+  /** A finished match's analysis (SPEC 2.14): every seat's chance of winning at every commit and
+   * the key moments; while it is being made, `{state: "queued", retry_after_s}` (ask again then).
+   * A server that does not analyse answers the error `no_analysis`. */
+  analysis(match, { key = null } = {}) {
+    return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}/analysis`, key));
   }
 
   /** The document audience `seat` (null: spectators) had right after commit `seq`. */
-  replay(match, { seq = null, seat = null, token = null } = {}) {
+  replay(match, { seq = null, seat = null, token = null, key = null } = {}) {
     const q = new URLSearchParams();
     if (seq !== null) q.set("seq", String(seq));
     if (seat !== null) q.set("seat", String(seat));
+    if (key !== null) q.set("key", key);
     const qs = q.toString();
     // The token goes in a header, never the URL (URLs end up in logs and histories).
     const headers = token !== null ? { Authorization: `Bearer ${token}` } : {};
@@ -866,8 +883,16 @@ export class TeahouseClient {
   }
 
   /** A new match from commit `seq` of a finished one. The fork deals again what no seat could
-   * see (SPEC 11); `exact` keeps the origin's shuffles instead (an open-hand fork). */
-  fork(match, seq, { exact = false } = {}) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, exact ? { seq, exact: true } : { seq });
+   * see (SPEC 11); `exact` keeps the origin's shuffles instead (an open-hand fork). It is
+   * unlisted unless `listed`. With `seat` you sit down at once (the answer's `token` plays it:
+   * keep it and join with it); with `botStrength` too, every other seat is a server bot. */
+  fork(match, seq, { exact = false, listed = false, seat = null, name = null, botStrength = null } = {}) {
+    const body = { seq };
+    if (exact) body.exact = true;
+    if (listed) body.listed = true;
+    if (seat !== null) body.seat = seat;
+    if (name !== null) body.name = name;
+    if (botStrength !== null) body.bot_strength = botStrength;
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, body);
   }
 }

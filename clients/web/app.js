@@ -1,11 +1,13 @@
 // The Teahouse web client: lobby, match screen (play or watch), replay. Hash routes:
 //   #/                         the lobby
 //   #/match/<id>[?seat=N]      play seat N (with a token this browser holds) or watch
+//   #/match/<id>?take=N        an invitation: take seat N if it is free, then play it
 //   #/m/<id>@<seq>[?as=public|seat:N]  one moment of a match as one audience: its address
 //   #/replay/<id>[?seat=S&seq=N]  the same, in the older form
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
 import { boardFor, loadBoard } from "./boards/index.js";
 import { optionsForm } from "./options_form.js";
+import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 import { rulesButton } from "./rules.js";
@@ -40,12 +42,28 @@ const store = {
   tokens(match) {
     return this.seats()[match] ?? {};
   },
+  /** A private match's spectator key (SPEC 2.4) this browser was given, or null. */
+  key(match) {
+    try {
+      return JSON.parse(localStorage.getItem("teahouse.keys") || "{}")[match] ?? null;
+    } catch {
+      return null;
+    }
+  },
+  addKey(match, key) {
+    let all = {};
+    try {
+      all = JSON.parse(localStorage.getItem("teahouse.keys") || "{}");
+    } catch { /* a damaged entry is replaced */ }
+    all[match] = key;
+    localStorage.setItem("teahouse.keys", JSON.stringify(all));
+  },
   addToken(match, seat, token) {
     const all = this.seats();
     all[match] = { ...(all[match] ?? {}), [seat]: token };
     localStorage.setItem("teahouse.seats", JSON.stringify(all));
   },
-  /** The invite links and spectator keys of the matches this browser created. */
+  /** The invite links of the matches this browser created. */
   links() {
     return storedMap("teahouse.invites");
   },
@@ -53,14 +71,10 @@ const store = {
   invites(match) {
     return this.links()[match] ?? [];
   },
-  spectatorKey(match) {
-    return this.links()[`${match}:key`] ?? null;
-  },
   keepInvites(summary) {
-    if (!summary.invites?.length && !summary.spectator_key) return;
+    if (!summary.invites?.length) return;
     const all = this.links();
-    all[summary.match] = summary.invites ?? [];
-    if (summary.spectator_key) all[`${summary.match}:key`] = summary.spectator_key;
+    all[summary.match] = summary.invites;
     localStorage.setItem("teahouse.invites", JSON.stringify(all));
   },
 };
@@ -85,6 +99,11 @@ function explain(err) {
 /** The address of one moment: `#/m/<match>@<seq>?as=public|seat:N`. */
 function momentAddress(match, seq, seat) {
   return `#/m/${match}@${seq}?as=${seat === null || seat === undefined ? "public" : `seat:${seat}`}`;
+}
+
+/** The link that invites a friend to take `seat` of a match (the match screen takes it). */
+function inviteLink(match, seat) {
+  return `${location.origin}${location.pathname}#/match/${match}?take=${seat}`;
 }
 
 /** `<match>@<seq>` and `as=` into the replay screen's (match, params). */
@@ -143,6 +162,9 @@ async function route() {
   cleanup = () => {};
   delete document.body.dataset.replaySeq; // a new screen has shown no step yet
   const { parts, params } = parseHash();
+  // A spectator link (…?key=K) of a private match: the key is kept for every screen of it.
+  const matchOf = parts[0] === "m" ? (parts[1] ?? "").split("@")[0] : parts[1];
+  if (params.get("key") && matchOf) store.addKey(matchOf, params.get("key"));
   fill(app, h("p.muted", {}, "Loading…"));
   try {
     if (parts[0] === "match" && parts[1]) cleanup = await matchScreen(parts[1], params);
@@ -226,6 +248,15 @@ async function lobbyScreen() {
     return { type: "per_move", seconds: n };
   };
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
+  // A spectator delay the server enforces (SPEC 2.4): the public sees the match N commits or T s late.
+  const delay = h("input", { id: "new-delay", type: "number", name: "spectator_delay", min: 1, placeholder: "none", style: "width: 5rem",
+    title: "spectators see the match this far behind, so that nobody watching can tell a player what is happening now" });
+  const delayUnit = h("select", { id: "new-delay-unit", "aria-label": "the spectator delay's unit" },
+    h("option", { value: "commits" }, "moves"), h("option", { value: "seconds" }, "seconds"));
+  // A private match (SPEC 2.4): watched by its spectator link only, or by nobody; never listed.
+  const watchers = h("select", { id: "new-spectators", "aria-label": "who may watch" },
+    h("option", { value: "public" }, "anyone"), h("option", { value: "link" }, "with its link"),
+    h("option", { value: "off" }, "nobody"));
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
   const seatsBox = h("div.row", { id: "new-seats" });
@@ -269,7 +300,11 @@ async function lobbyScreen() {
     }
     try {
       const bots = pickedBots();
-      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts, listed: listed.checked, timeControl: timeControl(), bots });
+      const spectatorDelay = delay.value.trim() ? { [delayUnit.value]: Number(delay.value) } : null;
+      const spectators = watchers.value;
+      const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts,
+        listed: listed.checked && spectators === "public", timeControl: timeControl(), bots, spectatorDelay, spectators });
+      if (m.spectator_key) store.addKey(m.match, m.spectator_key); // shown once: the match screen offers its link
       store.keepInvites(m);
       if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
@@ -334,7 +369,7 @@ async function lobbyScreen() {
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m), " ", clockBadge(m)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, m.state), " ", openHandBadge(m), delayBadge(m), " ", clockBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
       h("td", {}, new Date(m.created).toLocaleTimeString()),
       h("td", {}, h("div.row", {}, actions)));
@@ -348,6 +383,8 @@ async function lobbyScreen() {
         h("label", {}, "Players", players),
         h("label", {}, "Advanced options (JSON)", options),
         h("label", {}, "Clock", clockKind, clock), incrementBox,
+        h("label", {}, "Spectator delay", delay, delayUnit),
+        h("label", {}, "Watched by", watchers),
         h("label", {}, listed, "listed"), h("label", {}, sit, "take a seat"),
         h("button", { type: "submit", id: "create-match" }, "Create match")),
       h("div.row", {}, h("span.muted", {}, "Options:"), optionsBox),
@@ -453,10 +490,22 @@ function renderEnd(status, lastSaid, names, seat) {
 // -- match --------------------------------------------------------------------------------------
 
 async function matchScreen(matchId, params) {
-  let summary = await client.match(matchId);
+  const key = store.key(matchId);
+  let summary = await client.match(matchId, { key });
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
   const wanted = params.get("seat");
   const tokens = store.tokens(matchId);
+  // An invite link (#/match/<id>?take=N) takes its seat when opened, if it is still free.
+  const invited = params.get("take");
+  if (invited !== null && tokens[invited] === undefined && summary.seats[Number(invited)]?.taken === false) {
+    try {
+      const got = await takeSeat(matchId, Number(invited));
+      location.replace(`#/match/${matchId}?seat=${got.seat}`);
+      return () => {};
+    } catch (err) {
+      toast(`Could not take the seat of this invitation: ${explain(err)}`, "error");
+    }
+  }
   let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
   document.title = `Teahouse — ${gameName(summary.game)} ${matchId}`;
   const board = new BoardView(summary.game, reference);
@@ -543,8 +592,7 @@ async function matchScreen(matchId, params) {
       render();
       setTimeout(reconnect, 800);
     });
-    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat])
-      : await conn.spectate(matchId, params.get("key") ?? store.spectatorKey(matchId));
+    game = mySeat !== null ? await conn.join(matchId, tokens[mySeat]) : await conn.spectate(matchId, key);
     connState = "connected";
     lastSeen = { seq: game.seq, toAct: game.status.to_act ?? [], said: [], deadline: game.deadline };
     game.onChange(onChange);
@@ -554,7 +602,7 @@ async function matchScreen(matchId, params) {
   /** What happened before this page came: the server's story (its sentences per commit), else,
    * for a finished match, its public log's commands in words. */
   async function loadPastLog() {
-    const story = await client.replay(matchId, { seq: game.seq }).catch(() => null);
+    const story = await client.replay(matchId, { seq: game.seq, key }).catch(() => null);
     if (Array.isArray(story?.log) && story.log.some((e) => e.said?.length)) {
       log.length = 0;
       for (const e of story.log) for (const text of e.said ?? []) log.push({ seq: e.seq, seat: null, text });
@@ -562,7 +610,7 @@ async function matchScreen(matchId, params) {
       return;
     }
     if (!game.over) return;
-    const full = await client.log(matchId).catch(() => null);
+    const full = await client.log(matchId, { key }).catch(() => null);
     log.length = 0;
     for (const [i, c] of (full?.commits ?? []).entries()) {
       const said = Array.isArray(c.said) ? c.said : [];
@@ -610,7 +658,7 @@ async function matchScreen(matchId, params) {
     // Someone arrived, left or took a seat (the start comes as a patch at seq 1): refresh the
     // names shown.
     if (reason === "presence" || reason === "finished" || (reason === "patch" && game.seq === 1)) {
-      client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
+      client.match(matchId, { key }).then((s) => { summary = s; render(); }).catch(() => {});
     }
     if (reason === "clock" && lastSeen.seq === game.seq) lastSeen.deadline = game.deadline;
     if (reason === "patch" || reason === "view") {
@@ -752,7 +800,15 @@ async function matchScreen(matchId, params) {
       seatsFree.length && mySeat === null
         ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, "Free seats:"),
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, `Take seat ${s.seat}`)))
-        : null);
+        : null,
+      key ? h("label.invite", { style: "display: block; margin-top: .5rem" }, "Spectator link (this match is watched by its link only) ",
+        h("input.mono", { id: "spectator-link", readonly: true, value: `${location.origin}${location.pathname}#/match/${matchId}?key=${encodeURIComponent(key)}`,
+          style: "width: 60%", "aria-label": "the spectator link of this private match" })) : null,
+      seatsFree.length ? h("div.invites", { id: "invites", style: "margin-top: .5rem" },
+        h("span.muted", {}, "Invite a friend to a free seat: send its link"),
+        seatsFree.map((s) => h("label.invite", { "data-seat": s.seat, style: "display: block" }, `Seat ${s.seat} `,
+          h("input.mono.invite-link", { readonly: true, value: inviteLink(matchId, s.seat), style: "width: 70%",
+            "aria-label": `the invitation link to seat ${s.seat}` })))) : null);
   }
 
   /** Before the start: the invite link of each free seat (to the browser that created the
@@ -760,7 +816,6 @@ async function matchScreen(matchId, params) {
   function renderWaiting() {
     const free = new Set(summary.seats.filter((s) => !s.taken).map((s) => s.seat));
     const invites = store.invites(matchId).filter((i) => free.has(i.seat));
-    const key = params.get("key") ?? store.spectatorKey(matchId);
     const answers = summary.rematch_of?.seats ?? [];
     const ns = names(summary);
     return h("div.panel", { id: "waiting-links" }, h("h3", {}, "Waiting for players"),
@@ -803,7 +858,7 @@ async function matchScreen(matchId, params) {
       if (yes) {
         const got = await client.rematch(matchId, tokens[mySeat]);
         store.addToken(got.match, got.seat, got.token);
-        store.keepInvites({ match: got.match, spectator_key: got.spectator_key });
+        if (got.spectator_key) store.addKey(got.match, got.spectator_key);
         location.hash = `#/match/${got.match}?seat=${got.seat}`;
         return;
       }
@@ -950,6 +1005,12 @@ function duration(ms) {
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
   return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+/** The mark of a match whose spectators are held behind (SPEC 2.4). */
+function delayBadge(summary) {
+  const d = summary.spectator_delay;
+  if (!d) return null;
+  const text = d.commits ? `${plural(d.commits, "move")} behind` : `${d.seconds} s behind`;
+  return h("span.badge.delay", { title: "spectators see this match this far behind (a spectator delay the server enforces)" }, `watched ${text}`);
 }
 
 /** The mark of a match whose hidden cards its origin's public log shows (SPEC 11). */
@@ -959,7 +1020,8 @@ function openHandBadge(summary) {
 }
 
 async function replayScreen(matchId, params) {
-  const summary = await client.match(matchId);
+  const key = store.key(matchId);
+  const summary = await client.match(matchId, { key });
   const [, reference] = await Promise.all([games(), loadReference(summary)]);
   document.title = `Teahouse — replay ${matchId}`;
   const last = summary.seq;
@@ -972,7 +1034,7 @@ async function replayScreen(matchId, params) {
   const cache = new Map();
   const boardView = new BoardView(summary.game, reference);
   // A finished match's raw log is public: each step can show the events its commit caused.
-  const log = finished ? await client.log(matchId).catch(() => null) : null;
+  const log = finished ? await client.log(matchId, { key }).catch(() => null) : null;
 
   // A live match shows a seat's view only to that seat's token; a finished one to anyone.
   const perspectives = [null, ...summary.seats.map((s) => s.seat).filter((s) => finished || tokens[s])];
@@ -987,6 +1049,9 @@ async function replayScreen(matchId, params) {
   const statusBox = h("div.panel", { id: "status" });
   const logBox = h("div");
   const endBox = h("div");
+  const chancesBox = h("div", { id: "chances-slot" });
+  let analysis = null; // the match's analysis once the server has made it (SPEC 2.14)
+  let analysisTimer = null;
   const go = (n) => {
     seq = Math.min(Math.max(n, 0), last);
     show();
@@ -1001,6 +1066,25 @@ async function replayScreen(matchId, params) {
       toast(`Cannot fork: ${explain(err)}`, "error");
     }
   }
+  // Continue from here: the forker sits down at once in the seat this replay shows (the first
+  // seat when it shows the spectators' view), against server bots or with friends invited by
+  // a link per free seat; the fork's answer holds the seat's token.
+  const forkSeat = () => (seat === null ? 0 : seat);
+  async function continueFrom(withBots) {
+    try {
+      const m = await client.fork(matchId, seq, { exact: exactBox.checked, seat: forkSeat(), name: store.name() || null,
+        botStrength: withBots ? Number(strengthSel.value) : null });
+      store.addToken(m.match, m.seat, m.token);
+      toast(withBots ? `You play ${seatLabel(m.seat, ns)} from seq ${seq}; bots play the other seats`
+        : `You play ${seatLabel(m.seat, ns)} from seq ${seq}: send your friends the links of the free seats`);
+      location.hash = `#/match/${m.match}?seat=${m.seat}`;
+    } catch (err) {
+      toast(`Cannot continue from here: ${explain(err)}`, "error");
+    }
+  }
+  const strengthSel = h("select", { id: "fork-strength", "aria-label": "the bots' strength" },
+    [["0", "random"], ["1", "greedy"], ["2", "search, quick"], ["3", "search"], ["4", "search, deep"], ["5", "search, deepest"]]
+      .map(([v, text]) => h("option", { value: v, selected: v === "3" }, `bots: ${v} ${text}`)));
   // An exact fork keeps the original's shuffles, which its public log shows: open hand.
   const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
@@ -1035,6 +1119,12 @@ async function replayScreen(matchId, params) {
         openHandBadge(summary),
         finished ? h("button.small.secondary", { id: "replay-fork", title: "a new match that starts from this seq; what no seat could see is dealt again", onclick: fork }, "Fork from here") : null,
         finished ? h("label.small", { title: "continue with the original's deck and hidden cards, which its log shows: an open-hand match" }, exactBox, " exact (open hand)") : null,
+        finished ? h("span.continue", { id: "continue-from-here" },
+          h("button.small", { id: "continue-bots", type: "button", onclick: () => continueFrom(true),
+            title: "a new match from this seq: you play the seat shown, server bots the others" }, "Continue against bots"),
+          strengthSel,
+          h("button.small.secondary", { id: "continue-friends", type: "button", onclick: () => continueFrom(false),
+            title: "a new match from this seq: you play the seat shown; invite friends to the others by link" }, "Continue with friends")) : null,
         h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: "copy the address of this moment, seen by this audience" }, "Share this moment"),
         h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? "Final table" : "Back to live")),
       h("div.replay-controls", { style: "margin-top: .6rem" },
@@ -1043,12 +1133,13 @@ async function replayScreen(matchId, params) {
         h("span", {}, "seq ", label, ` / ${last}`), h("label", {}, "Seen by", seatSel)),
       h("p", { style: "margin: .4rem 0 0" }, h("strong", {}, viewer)),
       commitBox, shareBox),
-    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root)), h("div.side-col", {}, statusBox,
+    h("div.columns", {}, h("div.board-col", {}, endBox, h("div", { id: "board" }, boardView.root), chancesBox), h("div.side-col", {}, statusBox,
       h("div.panel.log-panel", {}, h("h3", {}, "Moves"), moveList), logBox)));
 
   slider.addEventListener("input", () => go(Number(slider.value)));
   seatSel.addEventListener("change", () => {
     seat = seatSel.value === "spectator" ? null : Number(seatSel.value);
+    boardView.seq = null; // another perspective: its own before and after
     loadStory().then(show);
   });
   const onKey = (ev) => {
@@ -1065,7 +1156,7 @@ async function replayScreen(matchId, params) {
   // story at the last seq this audience may see, read once.
   let story = null;
   async function loadStory() {
-    const whole = await client.replay(matchId, { seq: last, seat, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
+    const whole = await client.replay(matchId, { seq: last, seat, key, token: seat !== null && !finished ? tokens[seat] : null }).catch(() => null);
     const bySeq = new Map();
     for (const e of whole?.log ?? []) if (e.said?.length) bySeq.set(e.seq, e.said.join(" "));
     for (let i = 1; i <= last; i++) if (!bySeq.has(i)) bySeq.set(i, said(i).join(" ") || `commit ${i}`);
@@ -1079,6 +1170,14 @@ async function replayScreen(matchId, params) {
     moveList.querySelector("li.current")?.scrollIntoView({ block: "nearest" });
   }
 
+  async function frameAt(n) {
+    const slot = `${seat}:${n}`;
+    if (!cache.has(slot)) {
+      cache.set(slot, await client.replay(matchId, { seq: n, seat, key, token: seat !== null && !finished ? tokens[seat] : null }));
+    }
+    return cache.get(slot);
+  }
+
   let shown = 0;
   async function show() {
     const ticket = ++shown;
@@ -1087,16 +1186,19 @@ async function replayScreen(matchId, params) {
     history.replaceState(null, "", momentAddress(matchId, seq, seat));
     viewer.textContent = viewName();
     shareBox.value = address();
-    const key = `${seat}:${seq}`;
-    let frame = cache.get(key);
-    if (!frame) {
-      try {
-        frame = await client.replay(matchId, { seq, seat, token: seat !== null && !finished ? tokens[seat] : null });
-      } catch (err) {
-        toast(`Cannot load seq ${seq}: ${explain(err)}`, "error");
-        return;
+    let frame;
+    try {
+      frame = await frameAt(seq);
+      // What changed between two steps is highlighted whichever way the replay got here (a
+      // jump, a step back, another perspective): the board is drawn at seq - 1 first, unseen.
+      if (seq > 0 && boardView.seq !== seq - 1 && boardView.seq !== seq) {
+        const before = await frameAt(seq - 1);
+        if (ticket !== shown) return;
+        boardView.draw(ctxAt(before), null, seq - 1);
       }
-      cache.set(key, frame);
+    } catch (err) {
+      toast(`Cannot load seq ${seq}: ${explain(err)}`, "error");
+      return;
     }
     if (ticket !== shown) return; // a later step is already on its way
     const c = frame.commit;
@@ -1119,6 +1221,7 @@ async function replayScreen(matchId, params) {
     boardView.draw({ ...ctxAt(frame), last: { said: words, tokens: tokensOfLast, seq } }, null, seq);
     fill(endBox, seq === last ? renderEnd(frame.status, words, ns, ownSeat()) : null);
     drawMoveList();
+    drawChances();
     if (Array.isArray(frame.log) && frame.log.some((e) => e.said?.length)) {
       const entries = frame.log.flatMap((e) => (e.said ?? []).map((text) => ({ seq: e.seq, seat: null, text, kind: e.seq === seq ? "current" : null })));
       fill(logBox, renderLog(entries.slice(-40), ns));
@@ -1131,9 +1234,34 @@ async function replayScreen(matchId, params) {
     if (list) list.scrollTop = list.scrollHeight;
     document.body.dataset.replaySeq = String(seq);
   }
+  // A finished match's analysis, drawn under the board once made: asked again while queued.
+  function drawChances() {
+    if (analysis?.chances) fill(chancesBox, renderChances(analysis, { seq, names: ns, go }));
+  }
+  async function loadAnalysis() {
+    analysisTimer = null;
+    let got;
+    try {
+      got = await client.analysis(matchId, { key });
+    } catch {
+      return; // a server that does not analyse (no_analysis), or none for this match: no graph
+    }
+    if (got?.chances) {
+      analysis = got;
+      drawChances();
+    } else if (got?.state === "queued") {
+      fill(chancesBox, h("p.muted", { id: "chances-pending" }, "The chances of winning are being worked out…"));
+      analysisTimer = setTimeout(loadAnalysis, 1000 * Math.max(1, got.retry_after_s ?? 2));
+    }
+  }
   await loadStory();
   await show();
-  return () => document.removeEventListener("keydown", onKey);
+  // (the log says whether this server analyses matches: no request that can only be refused)
+  if (finished && log?.analysis && log.analysis !== "off") loadAnalysis();
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    if (analysisTimer !== null) clearTimeout(analysisTimer);
+  };
 }
 
 // -- start ----------------------------------------------------------------------------------------

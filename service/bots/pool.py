@@ -33,7 +33,7 @@ def _workers() -> int:
     return max(1, (os.cpu_count() or 2) // 2)
 
 
-def _worker_setup() -> None:
+def worker_setup() -> None:
     """Lower the worker's priority, and have the kernel end it when the server dies (a killed
     server must not leave bots behind)."""
     try:
@@ -52,7 +52,7 @@ def pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
         _pool = ProcessPoolExecutor(max_workers=_workers(), mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_worker_setup)
+                                    initializer=worker_setup)
     return _pool
 
 

@@ -21,12 +21,19 @@ from service.http.replay_cache import IMMUTABLE_MAX_AGE_S, ReplayCache
 from service.http.replay_cache import matches as etag_matches
 from service.http.summary import summary
 from service.match import record, replay
+from service.match.analysis import Analyst
 from service.match.lobby import Lobby, LobbyError
 from service.match.narration import names_of, story
 from service.ops import metrics
 from service.ops.limits import Limits
 from service.store import Commit, MatchRecord
 from service.ws.address_limits import CreationWindow
+
+# Seconds a client is told to wait before asking again for an analysis still queued.
+RETRY_ANALYSIS_S = 2
+
+# The fields POST .../fork takes (SPEC 2.10); any other is refused with `unknown_field`.
+FORK_FIELDS = ("seq", "exact", "listed", "seat", "name", "bot_strength")
 
 
 class ReplayRoutes:
@@ -36,8 +43,10 @@ class ReplayRoutes:
     match's is counted per client address (`live_replays`)."""
 
     def __init__(self, lobby: Callable[[], Lobby], limits: Limits,
-                 creation_room: Callable[[Request], Callable[[], None]]) -> None:
+                 creation_room: Callable[[Request], Callable[[], None]],
+                 analyst: Callable[[], Analyst | None] = lambda: None) -> None:
         self.lobby, self.limits, self.creation_room = lobby, limits, creation_room
+        self.analyst = analyst
         self.cache = ReplayCache(limits.replay_cache_bytes)
         self.live_replays = CreationWindow(limits.live_replays_per_address_per_minute)  # a sliding minute
 
@@ -46,6 +55,7 @@ class ReplayRoutes:
             Route("/api/games/{game}/reference", guarded(self.game_reference)),
             Route("/api/matches/{match}/log", guarded(self.match_log)),
             Route("/api/matches/{match}/record", guarded(self.match_record)),
+            Route("/api/matches/{match}/analysis", guarded(self.match_analysis)),
             Route("/api/matches/{match}/reference", guarded(self.match_reference)),
             Route("/api/matches/{match}/replay", guarded(self.replay_at)),
             Route("/api/matches/{match}/fork", guarded(self.fork), methods=["POST"]),
@@ -82,13 +92,47 @@ class ReplayRoutes:
         final = replay.state_at(rec, commits, len(commits))
         said = story(get_game(rec.game), commits, names_of(rec.seats, rec.players), final)
         return json({**summary(rec, len(commits)), "rules_version": rec.rules_version,
+                     "analysis": await self._analysis_state(rec.id),
                      "commits": [{**c.public(), "said": s["said"]} for c, s in zip(commits, said, strict=True)]})
+
+    async def _analysis_state(self, match_id: str) -> str:
+        """What GET .../analysis will answer (SPEC 2.8): "made", "queued" (it queues it) or "off"."""
+        if await self.lobby().store.load_analysis(match_id) is not None:
+            return "made"
+        analyst = self.analyst()
+        if analyst is None:
+            return "off"
+        analyst.finished(match_id)
+        return "queued"
 
     async def match_record(self, request: Request) -> Response:
         rec, commits = await self._finished(request, "the game record")
-        body = await asyncio.to_thread(record.encode, rec, commits)  # a fold of the whole match
+        analysis = await self.lobby().store.load_analysis(rec.id)
+        body = await asyncio.to_thread(record.encode, rec, commits, analysis)  # a fold of the whole match
         return Response(body, media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="{rec.id}.teahouse.jsonl"'})
+
+    async def match_analysis(self, request: Request) -> Response:
+        """A finished match's analysis (SPEC 2.14): 200 once made, 202 while it is queued."""
+        match_id = request.path_params["match"]
+        lobby = self.lobby()
+        rec = await lobby.settled(match_id)
+        await reader(request, lobby, rec)
+        if not rec.finished:
+            raise LobbyError("match_live", "a match is analysed once it is over (its hidden cards and seed are "
+                             "public then); this one is still being played", 409)
+        doc = await lobby.store.load_analysis(match_id)
+        if doc is not None:
+            return json(doc)
+        analyst = self.analyst()
+        if analyst is None:
+            raise LobbyError("no_analysis", f"match {match_id} has no analysis, and this server does not analyse "
+                             "matches (its operator has not turned analysis on)", 404)
+        analyst.finished(match_id)  # (it may have finished on another node, or before a restart)
+        out = json({"match": match_id, "state": "queued", "ahead": analyst.ahead(match_id) or 0,
+                    "retry_after_s": RETRY_ANALYSIS_S}, 202)
+        out.headers["Retry-After"] = str(RETRY_ANALYSIS_S)
+        return out
 
     async def replay_at(self, request: Request) -> Response:
         match_id = request.path_params["match"]
@@ -144,16 +188,26 @@ class ReplayRoutes:
 
     async def fork(self, request: Request) -> Response:
         body = await json_body(request, self.limits)
+        unknown = [name for name in body if name not in FORK_FIELDS]
+        if unknown:
+            raise LobbyError("unknown_field", f"a fork does not take the field {unknown[0][:64]!r}; "
+                             f"it takes: {', '.join(FORK_FIELDS)}")
         lobby = self.lobby()
         # (a live match is refused by the lobby: it is forked only once finished, so no fork
         # reaches past what its public audience sees)
         await reader(request, lobby, await lobby.settled(request.path_params["match"]))
         counted = self.creation_room(request)
-        rec, key = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False))
+        made = await lobby.fork(request.path_params["match"], body.get("seq"), body.get("exact", False),
+                                listed=body.get("listed", False), seat=body.get("seat"), name=body.get("name"),
+                                bot_strength=body.get("bot_strength"))
         counted()
-        out = summary(rec, await lobby.store.last_seq(rec.id))
-        if key is not None:
-            out["spectator_key"] = key
+        rec = made.record
+        # (a forker who sat down reads as that seat; bots may already have moved past the copies)
+        out = summary(rec, await visible_seq(lobby, rec, made.seat))
+        if made.spectator_key is not None:
+            out["spectator_key"] = made.spectator_key
+        if made.token is not None:
+            out["seat"], out["token"] = made.seat, made.token
         return json(out, 201)
 
 

@@ -13,7 +13,8 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
@@ -29,8 +30,8 @@ from service.match.presence import PresencePoller
 from service.match.runtime import Diverged, MatchRuntime
 from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
-from service.ops import crash_points
-from service.store import Commit, EventStore, MatchRecord, SeatRecord, StoreUnavailable
+from service.ops import crash_points, metrics
+from service.store import Claim, Commit, EventStore, MatchRecord, SeatRecord, StoreUnavailable
 
 log = logging.getLogger("teahouse.lobby")
 
@@ -124,6 +125,15 @@ def reserved_seats(record: MatchRecord) -> set[int]:
         return set()
     return {s.seat for s in record.seats if not s.taken and f"declined:{s.seat}" not in record.links}
 
+@dataclass
+class Forked:
+    """What a fork made: the match, its spectator key (a `link` fork), and the seat and token of
+    a forker who sat down at once."""
+    record: MatchRecord
+    spectator_key: str | None = None
+    seat: int | None = None
+    token: str | None = None
+
 
 class Lobby:
     def __init__(self, store: EventStore, idle_seconds: float = 120.0, max_live: int = 0,
@@ -139,6 +149,8 @@ class Lobby:
         # Matches this node found with a log shorter than what it had seen (/health, a gauge).
         self._diverged: set[str] = set()
         self.presence = PresencePoller(store, self.node, lambda: list(self._live.values()))
+        # Told the id of every match this node sees finish (the analysis queue, when it runs).
+        self.on_finish: Callable[[str], None] | None = None
 
     def start(self) -> None:
         """Begin dropping runtimes nobody has watched for `idle_seconds` (the log keeps them)."""
@@ -252,10 +264,15 @@ class Lobby:
             record = await self.record(record.id)
         return record
 
-    async def fork(self, match_id: str, seq: Any, exact: Any = False) -> tuple[MatchRecord, str | None]:
+    async def fork(self, match_id: str, seq: Any, exact: Any = False, listed: Any = False,
+                   seat: Any = None, name: Any = None, bot_strength: Any = None) -> Forked:
         """A new match that starts from `seq` of a finished match, with fresh seats and seed, and
         its spectator key if it has one: a fork keeps its origin's spectator options (a private
-        match's history stays as private in its forks), with a key of its own.
+        match's history stays as private in its forks), with a key of its own. It is unlisted
+        unless `listed`: forks are studies, not tables looking for players.
+
+        "Continue from here": with `seat`, the forker takes that seat at once (the answer holds
+        its token); with `bot_strength` too, every other seat is a server bot of that strength.
 
         The origin's log is public: a fork that kept its shuffles would be open-handed. So,
         unless `exact`, its first own commit deals again, under its own committed seed,
@@ -264,6 +281,13 @@ class Lobby:
         if not isinstance(exact, bool):
             raise LobbyError("bad_field", "exact must be true or false")
         source = await self.settled(match_id)
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < source.players):
+            raise LobbyError("bad_field", f"seat must be an integer from 0 to {source.players - 1}")
+        if bot_strength is not None and seat is None:
+            raise LobbyError("bad_field", "bot_strength needs the seat the forker takes: the bots play every other seat")
+        bots = None if bot_strength is None else [
+            {"seat": s, "strength": bot_strength} for s in range(source.players) if s != seat]
         if not source.finished:
             # A live match's hidden cards are secret: a fork, whose log is public once it ends,
             # would publish them while the origin is still being played.
@@ -289,11 +313,17 @@ class Lobby:
                                  move_id=system_move_id(REDEAL), ts=int(time.time() * 1000)))
         origin = {"match": match_id, "seq": seq, "seed": source.seed, "exact": exact}
         key = new_secret() if source.spectators == "link" else None
-        rec = await self.create(source.game, source.players, source.options, source.listed, forked_from=origin,
+        if name is not None and (not isinstance(name, str) or len(name) > 40):
+            raise LobbyError("bad_field", "name must be a string of at most 40 characters")
+        rec = await self.create(source.game, source.players, source.options, listed, forked_from=origin,
                                 time_control=same_clock(source), commits=copied, absent=source.absent,
-                                seed=seed, spectators=source.spectators, spectator_delay=source.spectator_delay,
-                                spectator_key=key)
-        return rec, key
+                                bots=bots, seed=seed, spectators=source.spectators,
+                                spectator_delay=source.spectator_delay, spectator_key=key)
+        token = None
+        if seat is not None:
+            seat, token = await self.take_seat(rec.id, seat, name)
+            rec = await self.record(rec.id)
+        return Forked(rec, key, seat, token)
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None,
@@ -339,7 +369,12 @@ class Lobby:
         start = await self._start_commit(record)
         crash_points.reached("seat.read")
         for s in candidates:
-            if await self.store.claim_seat(match_id, s, digest, name, start):
+            began = time.perf_counter()
+            claimed = await self.store.claim_seat(match_id, s, digest, name, start)
+            if claimed:
+                if claimed is Claim.STARTED:  # this node appended the start, with the claim
+                    metrics.APPEND_SECONDS.observe(time.perf_counter() - began)
+                    metrics.COMMITS.labels(record.game).inc()
                 crash_points.reached("seat.claimed")
                 await self._started(match_id)
                 crash_points.reached("seat.started")
@@ -455,6 +490,10 @@ class Lobby:
         fresh = await self.store.get_match(rec.id)
         return fresh if fresh is not None else rec
 
+    def _finished(self, match_id: str) -> None:
+        if self.on_finish is not None:
+            self.on_finish(match_id)
+
     async def forget(self, match_id: str) -> None:
         """Drop this node's runtime of a match (it was deleted)."""
         rt = self._live.pop(match_id, None)
@@ -490,7 +529,8 @@ class Lobby:
         fut: asyncio.Future[MatchRuntime] = asyncio.get_running_loop().create_future()
         self._loading[match_id] = fut
         try:
-            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add)
+            rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add,
+                              on_finish=self._finished)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)

@@ -11,11 +11,19 @@ Protocol v2 (protocol/v2.py) sends the same patches in a compact form that names
 paths by their index in the audience's key table; the table is kept here, per audience, and grows
 as patches intern new keys and paths, so the compact form too is built once per commit and
 audience. The match's sentences (`said`) are interned in one table for every audience.
+
+Audiences whose tables hold the same (the seats of a match, as a rule: they learn the same keys
+in the same order) share one table object, and a commit whose patch is the same ops for several
+of them (every seat but the mover's, in most games) makes its compact form, its encodings and
+its frame once for all of them: the bytes are the ones each would have been sent on its own. An
+audience whose ops differ gets a copy of the shared table before anything is interned into it;
+tables that hold the same again after a commit are shared again (`install`).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from operator import is_
 from typing import Any
 
 from protocol import messages
@@ -96,7 +104,7 @@ class Prepared:
     (audience -> frame) may be encoded ahead but not sent before `install`."""
 
     __slots__ = ("state", "seq", "said", "status", "before", "status_ops", "speculative", "compact_said",
-                 "kept_said", "memo", "made", "frames")
+                 "kept_said", "memo", "made", "frames", "tables")
 
     def __init__(self, state: dict[str, Any], seq: int, said: list[str] | None, status: dict[str, Any],
                  before: dict[str, Any] | None, status_ops: list[Any], speculative: bool) -> None:
@@ -109,6 +117,7 @@ class Prepared:
         self.memo: dict[object, object] = {}
         self.made: dict[Audience, tuple[AudienceProjection, dict[str, Any], Frame]] = {}
         self.frames: dict[Audience, Frame] = {}
+        self.tables: list[KeyTable] = []  # the key tables the patches interned into, each once
 
 
 class Projection:
@@ -176,19 +185,34 @@ class Projection:
         p = Prepared(state, seq, said, status, before, status_ops, speculative)
         if speculative:
             self.sentences.begin()
-        ap: AudienceProjection | None = None
         try:
             # Once per commit: interning a sentence is the same step for every audience.
             p.compact_said = self.sentences.compact(said) if said is not None else None
-            for audience, ap in self._audiences.items():
-                if speculative:
-                    ap.keys.begin()
-                doc, frame = self._patch(ap, p)
-                p.made[audience] = ap, doc, frame
-                p.frames[audience] = frame
+            made = [(ap, *self._document(ap, p)) for ap in self._audiences.values()]
+            # Which audiences get the same patch: the same table, and the same op objects (the
+            # diffs share the ops of the parts their documents share: protocol/patch.py's memo).
+            groups: dict[int, list[tuple[list[Any], KeyTable]]] = {}
+            for ap, _, ops in made:
+                same = groups.setdefault(id(ap.keys), [])
+                for g_ops, table in same:
+                    if len(g_ops) == len(ops) and all(map(is_, g_ops, ops)):
+                        ap.keys = table
+                        break
+                else:
+                    if same:  # another patch is interned into the table first: a copy, as it is now
+                        ap.keys = ap.keys.copy()
+                    same.append((ops, ap.keys))
+            frames: dict[int, Frame] = {}
+            for ap, doc, ops in made:
+                frame = frames.get(id(ap.keys))
+                if frame is None:
+                    if speculative:
+                        ap.keys.begin()
+                    p.tables.append(ap.keys)
+                    frame = frames[id(ap.keys)] = self._frame(ap.keys, p, ops)
+                p.made[ap.audience] = ap, doc, frame
+                p.frames[ap.audience] = frame
         except BaseException:
-            if ap is not None:
-                ap.keys.rollback()  # (the audience whose patch failed half way)
             self.discard(p)
             raise
         return p
@@ -198,39 +222,59 @@ class Projection:
         and return them, for sending. An audience watched since `prepare` gets its patch now,
         from the document it was first shown."""
         frames: dict[Audience, Frame] = {}
+        for table in p.tables:
+            table.settle()
         for audience, ap in self._audiences.items():
             made = p.made.get(audience)
             if made is not None and made[0] is ap:
                 _, doc, frame = made
-                ap.keys.settle()
             else:
-                doc, frame = self._patch(ap, p)
+                doc, ops = self._document(ap, p)
+                frame = self._frame(ap.keys, p, ops)
             ap.doc, ap.seq, ap._full = doc, p.seq, None
             ap.recent.append((p.seq, frame.encoded(KEPT_AS), p.kept_said))
             frames[audience] = frame
         self.sentences.settle()
         self._status = p.status
+        self._share_tables()
         return frames
 
     def discard(self, p: Prepared) -> None:
         """Forget `p` (its commit's append failed): the tables are as they were before it."""
-        for ap, _, _ in p.made.values():
-            ap.keys.rollback()
+        for table in p.tables:
+            table.rollback()
         if p.speculative:
             self.sentences.rollback()
 
-    def _patch(self, ap: AudienceProjection, p: Prepared) -> tuple[dict[str, Any], Frame]:
-        """`ap`'s new document and its patch frame for the commit of `p`."""
+    def _share_tables(self) -> None:
+        """Audiences whose key tables hold the same share one (see the module's docstring)."""
+        kept: list[KeyTable] = []
+        for ap in self._audiences.values():
+            for table in kept:
+                if table is ap.keys:
+                    break
+                if table.same_as(ap.keys):
+                    ap.keys = table
+                    break
+            else:
+                kept.append(ap.keys)
+
+    def _document(self, ap: AudienceProjection, p: Prepared) -> tuple[dict[str, Any], list[Any]]:
+        """`ap`'s new document for the commit of `p`, and its ops from the previous one."""
         old = ap.doc
         assert old is not None  # (set by watch)
         doc = {"view": self.game.view(p.state, ap.audience), "status": p.status}
         ops = diff(old["view"], doc["view"], p.memo, _VIEW)
         # (an audience first shown before this node's first commit has a status of its own)
         ops += p.status_ops if old["status"] is p.before else diff(old["status"], p.status, p.memo, _STATUS)
+        return doc, ops
+
+    def _frame(self, table: KeyTable, p: Prepared, ops: list[Any]) -> Frame:
+        """The patch frame of `ops` for the commit of `p`, in compact form over `table`."""
         message = messages.patch(self.match_id, p.seq, ops, p.said)
-        frame = Frame(message, compact_patch(self.ref, p.seq, message, ap.keys, p.compact_said))
+        frame = Frame(message, compact_patch(self.ref, p.seq, message, table, p.compact_said))
         frame.encoded(KEPT_AS)  # (what the window keeps: encoded here, where the work is)
-        return doc, frame
+        return frame
 
     def finished(self, seq: int, result: dict[str, Any] | None, seed: str) -> Frame:
         """The match's `finished` message, in v2 compact (the same for every audience)."""

@@ -31,8 +31,10 @@ def state_hash(state: Any) -> str:
     return hashlib.sha256(canonical(state)).hexdigest()
 
 
-def header(rec: MatchRecord, commits: int) -> dict[str, Any]:
-    return {
+def header(rec: MatchRecord, commits: int, analysis: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The record's first line. `analysis`, when the match has one (SPEC 2.14), rides along: it is
+    not checked by a verifier (it is an estimate, not a fact of the match)."""
+    out = {
         "format": FORMAT, "version": FORMAT_VERSION, "match": rec.id, "game": rec.game,
         "rules_version": rec.rules_version, "players": rec.players,
         "seats": [{"seat": s.seat, "name": s.name} for s in rec.seats],
@@ -40,12 +42,16 @@ def header(rec: MatchRecord, commits: int) -> dict[str, Any]:
         "forked_from": rec.forked_from, "result": rec.result, "commits": commits,
         "chance": chance_lists(rec.game, rec.options, rec.players),
     }
+    if analysis is not None:
+        out["analysis"] = analysis
+    return out
 
 
-def lines(rec: MatchRecord, commits: list[Commit]) -> Iterator[dict[str, Any]]:
+def lines(rec: MatchRecord, commits: list[Commit],
+          analysis: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """The header, then every commit with the hash of the state after it (folded as written)."""
     game = get_game(rec.game)
-    yield header(rec, len(commits))
+    yield header(rec, len(commits), analysis)
     state = game.initial(rec.options, rec.players)
     for c in commits:
         state = fold(game, c.events, state, rec.rules_version)
@@ -53,8 +59,8 @@ def lines(rec: MatchRecord, commits: list[Commit]) -> Iterator[dict[str, Any]]:
                "events": c.events, "state_sha256": state_hash(state)}
 
 
-def encode(rec: MatchRecord, commits: list[Commit]) -> bytes:
-    return b"".join(canonical(line) + b"\n" for line in lines(rec, commits))
+def encode(rec: MatchRecord, commits: list[Commit], analysis: dict[str, Any] | None = None) -> bytes:
+    return b"".join(canonical(line) + b"\n" for line in lines(rec, commits, analysis))
 
 
 def chance_lists(game_id: str, options: dict[str, Any], players: int) -> dict[str, Any]:

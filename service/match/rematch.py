@@ -1,4 +1,4 @@
-"""A rematch: a new match that follows a finished one (protocol/SPEC.md 2.14).
+"""A rematch: a new match that follows a finished one (protocol/SPEC.md 2.15).
 
 The same game, seat count, options, clock and spectator options, under a fresh seed; every
 player moves one seat down (the player of seat i plays seat i - 1, seat 0's the last seat), so

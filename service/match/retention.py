@@ -4,6 +4,10 @@ off the request path. Every node may run it: archiving or deleting twice is harm
 
 A match's age is counted from its last commit (the one that finished it), or from its
 creation when it has none.
+
+An open fork that nobody joined (no person's seat ever joined it) expires after the same number
+of days, counted from its creation, and is deleted under either action: it holds nothing but a
+copy of its origin's history, which its origin keeps.
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ async def finished_at(store: EventStore, rec: MatchRecord) -> int:
     return commits[-1].ts if commits else rec.created
 
 
+def abandoned_fork(rec: MatchRecord) -> bool:
+    """A fork still being waited for that no person has joined (its bots' seats do not count)."""
+    if rec.finished or not rec.forked_from:
+        return False
+    bots = rec.bots or []
+    return not any(s.joined for s in rec.seats if not (s.seat < len(bots) and bots[s.seat] is not None))
+
+
 async def sweep(store: EventStore, days: int, action: str, now_ms: int | None = None,
                 forget: Callable[[str], Awaitable[None]] | None = None) -> list[str]:
     """Archive or delete every finished match older than `days`; return their ids."""
@@ -38,6 +50,14 @@ async def sweep(store: EventStore, days: int, action: str, now_ms: int | None = 
     while recs := await store.all_matches(offset, PAGE):
         removed = 0
         for rec in recs:
+            if abandoned_fork(rec):
+                if rec.created <= cutoff:
+                    await store.delete_match(rec.id)
+                    removed += 1
+                    if forget is not None:
+                        await forget(rec.id)
+                    done.append(rec.id)
+                continue
             if not rec.finished or (action == "archive" and not rec.listed):
                 continue
             if await finished_at(store, rec) > cutoff:

@@ -125,9 +125,11 @@ class _Ahead:
 
 class MatchRuntime:
     def __init__(self, store: EventStore, record: MatchRecord, node: str = "local",
-                 on_diverge: Callable[[str], None] | None = None) -> None:
+                 on_diverge: Callable[[str], None] | None = None,
+                 on_finish: Callable[[str], None] | None = None) -> None:
         """`on_diverge(match id)`: called once when this runtime finds its log went backwards
-        (the lobby counts such matches for /health and the metrics)."""
+        (the lobby counts such matches for /health and the metrics). `on_finish(match id)`:
+        called once the match is marked finished (the analysis queue)."""
         self.store = store
         self.node = node
         self.record = record
@@ -150,7 +152,7 @@ class MatchRuntime:
         # The subscribers (see the module's docstring).
         self.fanout = Fanout()
         self.legal = LegalPages(record.id, self.game, lambda: self.names)
-        self.finish = FinishMark(store, record, self.fanout, self.projection)
+        self.finish = FinishMark(store, record, self.fanout, self.projection, on_finish)
         self.bots = SeatBots(self.game, record, self.submit)
         self.clock = TurnClock(self.game, record, self.fanout, self.submit, self.bots.play_for)
         self.presence = MatchPresence(record.id, node, record.players, self.fanout, self.projection)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from service.games import Game, fold, get_game
@@ -78,8 +79,10 @@ class FinishMark:
     fail that move: the mark is retried in the background until it lands (and any load repairs
     it from the log too)."""
 
-    def __init__(self, store: EventStore, record: MatchRecord, fanout: Fanout, projection: Projection) -> None:
+    def __init__(self, store: EventStore, record: MatchRecord, fanout: Fanout, projection: Projection,
+                 on_finish: Callable[[str], None] | None = None) -> None:
         self.store, self.record, self.fanout, self.projection = store, record, fanout, projection
+        self.on_finish = on_finish  # told the match's id once it is marked finished (the analysis queue)
         self.task: asyncio.Task | None = None  # marking finished, retried while the store is away
 
     async def loaded(self, seq: int, status: dict[str, Any]) -> None:
@@ -106,6 +109,12 @@ class FinishMark:
             await self.store.mark_finished(self.record.id, result)
         except StoreUnavailable:
             self.task = asyncio.create_task(self._mark_later(result), name=f"finish {self.record.id}")
+            return
+        self._told()
+
+    def _told(self) -> None:
+        if self.on_finish is not None:
+            self.on_finish(self.record.id)
 
     async def _mark_later(self, result: dict[str, Any]) -> None:
         backoff = Backoff()
@@ -113,6 +122,7 @@ class FinishMark:
             await asyncio.sleep(backoff.delay())
             try:
                 await self.store.mark_finished(self.record.id, result)
+                self._told()
                 return
             except StoreUnavailable:
                 continue

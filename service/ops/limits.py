@@ -87,6 +87,12 @@ class Limits:
         "archive", "what retention does to an old finished match: archive (unlisted, log kept) or delete")
     retention_check_s: float = _limit(
         3600.0, "how often, in seconds, each node looks for finished matches past retention_days")
+    # -- analysis after the end ---------------------------------------------------------------
+    analysis: bool = _limit(
+        False, "analyse every finished match in the background (win chances at every commit, key "
+               "moments: GET /api/matches/{id}/analysis); `--analysis` alone turns it on")
+    analysis_playouts: int = _limit(
+        16, "playouts per commit of an analysis: its work per match grows with it, its noise shrinks as its root")
     # -- browsers and operators ---------------------------------------------------------------
     cors_origins: tuple[str, ...] = _limit(
         (), "extra origins (comma separated, e.g. https://play.example.org) allowed to call the HTTP "
@@ -100,8 +106,10 @@ class Limits:
         """Add one `--flag` per limit; an absent flag falls back to the environment, then the default."""
         group = parser.add_argument_group("limits (each also settable as TEAHOUSE_<NAME> in the environment)")
         for f in dataclasses.fields(cls):
+            # a switch (a boolean limit) is turned on by its flag alone, or set by a value
+            switch: dict[str, Any] = {"nargs": "?", "const": "true"} if isinstance(f.default, bool) else {}
             group.add_argument("--" + f.name.replace("_", "-"), dest=f"limit_{f.name}", default=None,
-                               metavar=f.name.upper(),
+                               metavar=f.name.upper(), **switch,
                                help=f"{f.metadata['help']} (default: {_show(f.default)}; env {env_name(f.name)})")
 
     @classmethod
@@ -122,6 +130,8 @@ class Limits:
     def check(self) -> None:
         if self.retention_action not in ("archive", "delete"):
             raise ValueError("retention_action must be archive or delete")
+        if self.analysis_playouts < 1:
+            raise ValueError("analysis_playouts must be at least 1")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, int | float) and value < 0:

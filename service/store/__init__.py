@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from service.store.base import (
+    Claim,
     Commit,
     Conflict,
     EventStore,
@@ -14,7 +15,7 @@ from service.store.base import (
     StoreUnavailable,
 )
 
-__all__ = ["Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "Rejected", "SeatRecord",
+__all__ = ["Claim", "Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "Rejected", "SeatRecord",
            "StoreUnavailable", "open_store"]
 
 DEFAULT_URL = "sqlite:teahouse-data"

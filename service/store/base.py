@@ -9,6 +9,7 @@ concurrency control Teahouse needs, whatever the number of server nodes.
 from __future__ import annotations
 
 import abc
+import enum
 from collections.abc import AsyncGenerator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,14 @@ EVENT_SCHEMA = 1
 # REJECTION_TTL_MS after it was refused.
 REMEMBERED_REJECTIONS = 1024
 REJECTION_TTL_MS = 3_600_000
+
+
+class Claim(enum.IntEnum):
+    """What a seat claim did: false only when another token holds the seat."""
+
+    REFUSED = 0
+    HELD = 1  # taken now, or already held by the same token (a retried claim)
+    STARTED = 2  # held, and this claim filled the match and appended its start
 
 
 class Conflict(Exception):
@@ -171,9 +180,10 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
-        """Take a free seat for `token_hash`: True if `token_hash` holds it after the call (it
-        took it now, or already held it: a retried claim), False if another token holds it.
+                         start: Commit | None = None) -> Claim:
+        """Take a free seat for `token_hash`: HELD if `token_hash` holds it after the call (it
+        took it now, or already held it: a retried claim), REFUSED if another token holds it,
+        STARTED if it holds it and this call appended `start`.
         `start` (seq 1): appended in the same atomic write when every seat is then taken and the
         log is empty, so that no claim of a last seat ever exists without the match's start
         (a retried claim of a full match that never started appends it too)."""
@@ -199,7 +209,7 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def delete_match(self, match_id: str) -> None:
-        """Remove a match and everything kept for it: record, seats, log, snapshot."""
+        """Remove a match and everything kept for it: record, seats, log, snapshot, analysis."""
 
     @abc.abstractmethod
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
@@ -248,6 +258,14 @@ class EventStore(abc.ABC):
         and on Redis a decode, for nothing). Own appends made otherwise (several in
         flight at once) may be yielded, still once each and in order. Commits of other tokens,
         other store objects and other nodes are always yielded."""
+
+    # -- analyses (service/match/analysis.py: a finished match's chances, made once) ------------
+    @abc.abstractmethod
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        """Keep a finished match's analysis (a later one for the same match replaces it)."""
+
+    @abc.abstractmethod
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None: ...
 
     # -- snapshots (a shortcut for the fold, never the truth) ------------------------------
     @abc.abstractmethod

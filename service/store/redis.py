@@ -35,6 +35,7 @@ from service.store import resp
 from service.store.base import (
     REJECTION_TTL_MS,
     REMEMBERED_REJECTIONS,
+    Claim,
     Commit,
     Conflict,
     EventStore,
@@ -102,7 +103,7 @@ MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
 DIVERGED = "th:diverged"  # the ids of matches marked diverged: /health counts them (SCARD)
 MATCH_KEYS = ("meta", "seats", "fin", "diverged", "links", "log", "snap", "snapseq", "presence", "refused",
-              "refusals")
+              "refusals", "analysis")
 
 
 def _key(match_id: str, part: str) -> str:
@@ -240,11 +241,11 @@ class RedisStore(EventStore):
 
     @_guard
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
+                         start: Commit | None = None) -> Claim:
         claim = msgpack.packb({"t": token_hash, "n": name, "at": int(time.time() * 1000)})
         keys = self._claim_keys(match_id)
-        return bool(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
-                                       start.pack() if start is not None else b""))
+        return Claim(int(await self._r.eval(self._CLAIM, len(keys), *keys, str(seat), claim, token_hash,
+                                            start.pack() if start is not None else b"")))
 
     _RELEASE = """
     if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
@@ -495,6 +496,16 @@ class RedisStore(EventStore):
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
         data = await self._r.get(_key(match_id, "snap"))
         return unpack_state(data) if data else None
+
+    # -- analyses ---------------------------------------------------------------------------
+    @_guard
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        await self._r.set(_key(match_id, "analysis"), msgpack.packb(analysis, use_bin_type=True))
+
+    @_guard
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        data = await self._r.get(_key(match_id, "analysis"))
+        return msgpack.unpackb(data, raw=False) if data else None
 
     async def close(self) -> None:
         if self._readers is not None:

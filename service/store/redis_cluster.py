@@ -35,7 +35,7 @@ import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from service.store.base import REJECTION_TTL_MS, Commit, MatchRecord, StoreUnavailable
+from service.store.base import REJECTION_TTL_MS, Claim, Commit, MatchRecord, StoreUnavailable
 from service.store.durability import Durability, judge_redis, worst
 from service.store.redis import (
     _APPEND,
@@ -167,7 +167,7 @@ class ClusterStore(RedisStore):
         return await self._retry(super().list_matches, limit)
 
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
+                         start: Commit | None = None) -> Claim:
         # (retrying is safe: a claim that landed is the same token's, and counts as taken)
         return await self._retry(super().claim_seat, match_id, seat, token_hash, name, start)
 
@@ -299,6 +299,12 @@ class ClusterStore(RedisStore):
 
     async def load_snapshot(self, match_id: str) -> tuple[int, dict[str, Any]] | None:
         return await self._retry(super().load_snapshot, match_id)
+
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        await self._retry(super().save_analysis, match_id, analysis)
+
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        return await self._retry(super().load_analysis, match_id)
 
     async def close(self) -> None:
         if self._readers is not None:

@@ -20,6 +20,7 @@ import msgpack
 from service.store.base import (
     REJECTION_TTL_MS,
     REMEMBERED_REJECTIONS,
+    Claim,
     Commit,
     Conflict,
     EventStore,
@@ -63,6 +64,9 @@ CREATE TABLE IF NOT EXISTS rejections (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS snapshots (
     match TEXT PRIMARY KEY, seq INTEGER NOT NULL, state BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    match TEXT PRIMARY KEY, analysis BLOB NOT NULL
 ) WITHOUT ROWID;
 """
 
@@ -178,7 +182,7 @@ class SqliteStore(EventStore):
         return await self._run(go)
 
     async def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None,
-                         start: Commit | None = None) -> bool:
+                         start: Commit | None = None) -> Claim:
         # The claim and, when it fills the match, its start: one transaction (see the contract).
         def go() -> bool | Commit:
             db = self._db
@@ -201,7 +205,8 @@ class SqliteStore(EventStore):
         if isinstance(out, Commit):
             for t in self._tails.get(match_id, ()):
                 t.push(out)
-        return bool(out)
+            return Claim.STARTED
+        return Claim.HELD if out else Claim.REFUSED
 
     async def release_seat(self, match_id: str, seat: int, token_hash: str) -> None:
         await self._run(lambda: self._db.execute(
@@ -235,7 +240,7 @@ class SqliteStore(EventStore):
         def go() -> None:
             with _tx(self._db, immediate=True):
                 self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-                for table in ("seats", "log", "diverged", "links", "snapshots", "rejections"):
+                for table in ("seats", "log", "diverged", "links", "snapshots", "rejections", "analyses"):
                     self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
         await self._run(go)
 
@@ -416,6 +421,17 @@ class SqliteStore(EventStore):
                 tails.remove(me)
                 if not tails:
                     del self._tails[match_id]
+
+    # -- analyses ---------------------------------------------------------------------------
+    async def save_analysis(self, match_id: str, analysis: dict[str, Any]) -> None:
+        blob = msgpack.packb(analysis, use_bin_type=True)
+        await self._run(lambda: self._db.execute(
+            "INSERT OR REPLACE INTO analyses (match, analysis) VALUES (?, ?)", (match_id, blob)))
+
+    async def load_analysis(self, match_id: str) -> dict[str, Any] | None:
+        row = await self._run(lambda: self._db.execute(
+            "SELECT analysis FROM analyses WHERE match = ?", (match_id,)).fetchone())
+        return msgpack.unpackb(row[0], raw=False) if row else None
 
     # -- snapshots --------------------------------------------------------------------------
     async def save_snapshot(self, match_id: str, seq: int, state: dict[str, Any]) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
+import httpx
 import msgpack
 import websockets
 from teahouse_client import Connection, MatchView, TeahouseClient
@@ -113,3 +115,16 @@ async def close_all(*conns: Connection) -> None:
 
 def doc_of(view: MatchView) -> dict:
     return {"view": view.view, "status": view.status}
+
+
+def finished_bot_match(http: httpx.Client, game: str = "pixies", players: int = 2) -> dict:
+    """A match the server's random bots play in every seat, once it is over: its summary."""
+    body = {"game": game, "players": players, "bots": [{"seat": s, "strength": 0} for s in range(players)]}
+    match = http.post("/api/matches", json=body).json()["match"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        summary = http.get(f"/api/matches/{match}").json()
+        if summary["state"] == "finished":
+            return summary
+        time.sleep(0.1)
+    raise AssertionError(f"{match} did not finish")

@@ -1,4 +1,4 @@
-"""Invite links and rematches (SPEC 2.4, 2.7, 2.14): a match's creator gets one invite per free
+"""Invite links and rematches (SPEC 2.4, 2.7, 2.15): a match's creator gets one invite per free
 seat, a one-time secret that takes exactly that seat; a finished match's seats ask for a rematch
 with their tokens, and it is the same game, seat count and options with a fresh seed and every
 player one seat down; each seat accepts or declines, bots come along, and both matches name

@@ -46,15 +46,16 @@ PLACEHOLDER = "Xq3vN8kPz2Lm"  # the match id of SPEC 2's examples
 METHODS = ("get", "put", "post", "delete", "patch", "options", "head", "trace")
 
 # The state of the match each example's call is made on, where its path names the placeholder:
-# fresh (no seat taken), half (seat 0 taken), live (every seat taken), finished (by bots), played
-# (to its end by seats holding tokens) or rematch_asked (played, and seat 0 asked for a rematch).
+# fresh (no seat taken), half (seat 0 taken), live (every seat taken), finished (by bots), analysed
+# (finished, and its analysis made: the server runs with analysis on), played (to its end by
+# seats holding tokens) or rematch_asked (played, and seat 0 asked for a rematch).
 SETUP = {
     "get": "fresh", "take_seat": "fresh", "take_seat_bad": "fresh", "take_seat_bad_invite": "fresh", "match_reference": "fresh",
     "take_seat_second": "half", "take_seat_taken": "half",
     "take_seat_full": "live", "log_live": "live", "replay_live_seat": "live", "replay_own_seat": "live",
     "fork_live": "live",
     "log": "finished", "record": "finished", "record_live": "live", "replay": "finished", "replay_bad_seq": "finished", "fork": "finished",
-    "fork_bad_seq": "finished",
+    "fork_bad_seq": "finished", "analysis": "analysed", "analysis_live": "live",
     "admin_export": "finished", "admin_delete": "fresh", "admin_delete_live": "live", "admin_unauthorized": "fresh",
     "rematch": "played", "rematch_live": "live", "rematch_without_token": "played",
     "rematch_decline": "rematch_asked", "rematch_decline_none": "played",
@@ -301,6 +302,13 @@ class Matches:
     def in_state(self, state: str) -> dict[str, Any]:
         if state == "finished":
             return self.finished()
+        if state == "analysed":
+            got = self.finished()
+            deadline = time.monotonic() + 60
+            while self.http.get(f"/api/matches/{got['match']}/analysis").status_code != 200:
+                assert time.monotonic() < deadline, "the analysis was not made"
+                time.sleep(0.2)
+            return got
         if state in ("played", "rematch_asked"):
             got = self.played()
             if state == "rematch_asked":
@@ -326,7 +334,8 @@ async def _play_out(url: str, match: str, tokens: dict[int, str]) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with sqlite_server(tmp_path_factory.mktemp("openapi"), {"TEAHOUSE_ADMIN_TOKEN": ADMIN_TOKEN}) as proc:
+    with sqlite_server(tmp_path_factory.mktemp("openapi"), {"TEAHOUSE_ADMIN_TOKEN": ADMIN_TOKEN, "TEAHOUSE_ANALYSIS": "1",
+                                                            "TEAHOUSE_ANALYSIS_PLAYOUTS": "2"}) as proc:
         yield proc.url
 
 

@@ -176,3 +176,34 @@ async def test_a_failing_round_is_tried_again(caplog):
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         await down.close()
+
+
+# -- forks nobody joined ----------------------------------------------------------------------------
+
+async def add_fork(store: SqliteStore, match_id: str, created: int, bots: list[int | None] | None = None,
+                   joined: tuple[int, ...] = ()) -> None:
+    rec = MatchRecord(id=match_id, game="pixies", players=2, options={}, listed=False, seed="s" * 64,
+                      seed_sha256="h" * 64, created=created, bots=bots,
+                      forked_from={"match": "origin", "seq": 3, "seed": "o" * 64, "exact": False},
+                      seats=[SeatRecord(seat=i) for i in range(2)])
+    await store.create_match(rec)
+    for seat in range(2):
+        if seat in joined or (bots and bots[seat] is not None):
+            await store.claim_seat(match_id, seat, f"{seat}" * 64, None)
+        if seat in joined:
+            await store.mark_joined(match_id, seat, f"{seat}" * 64)
+
+
+@pytest.mark.parametrize("action", ["archive", "delete"])
+async def test_an_open_fork_nobody_joined_expires_with_the_retention_days(store, action):
+    await add_fork(store, "forkOld", days_ago(31))
+    await add_fork(store, "forkNew", days_ago(29))
+    await add_fork(store, "forkBotOnly", days_ago(31), bots=[None, 3])  # a bot is nobody
+    await add_fork(store, "forkPlayed", days_ago(31), joined=(0,))
+    done = await retention.sweep(store, 30, action, now_ms=NOW)
+    assert sorted(done) == ["forkBotOnly", "forkOld"]
+    # expired under either action: the fork held only a copy of its origin's history
+    assert await store.get_match("forkOld") is None and await store.get_match("forkBotOnly") is None
+    assert await store.get_match("forkNew") is not None
+    played = await store.get_match("forkPlayed")
+    assert played is not None and not played.finished, "a fork someone joined is a match being played"

@@ -211,3 +211,55 @@ def test_an_audience_watched_while_a_commit_is_prepared_gets_its_patch_at_instal
         doc = msgpack.unpackb(plain.full(a).encoded("msgpack"), raw=False)["doc"]
         assert doc == plain.document(steps[2].after, a) == ahead.document(steps[2].after, a)
     assert _tables(ahead) == _tables(plain)
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "handcards"])
+def test_audiences_sharing_a_patch_get_the_bytes_each_would_get_alone(game_id):
+    """Audiences whose tables hold the same and whose patches are the same share one frame
+    (the seats that did not move): every audience gets, in every encoding, the bytes of a
+    projection that watches it alone, and its full view and resync window are those too."""
+    from service.games import enable_bench_games
+
+    enable_bench_games()
+    g = get_game(game_id)
+    players = g.max_players
+    audiences = [*range(players), None]
+    steps = list(playout(g, players, f"share-{game_id}"))
+    together = Projection(g, "m")
+    alone = {a: Projection(g, "m") for a in audiences}
+    for a in audiences:
+        for proj in (together, alone[a]):
+            proj.watch(a, steps[0].after, steps[0].seq)
+    for st in steps[1:]:
+        said = [f"move {st.seq % 7}"]
+        frames = together.advance(st.after, st.seq, said)
+        for a in audiences:
+            own = alone[a].advance(st.after, st.seq, said)[a]
+            assert [frames[a].encoded(e) for e in ENCODINGS] == [own.encoded(e) for e in ENCODINGS], (st.seq, a)
+    for a in audiences:
+        assert [together.full(a).encoded(e) for e in ENCODINGS] == [alone[a].full(a).encoded(e) for e in ENCODINGS]
+        assert list(together._audiences[a].recent) == list(alone[a]._audiences[a].recent)
+
+
+def test_the_seats_that_did_not_move_share_one_frame():
+    """handcards played as the rig plays it (each seat plays its first card): after the first
+    commit, whose documents were each shown on their own, the three seats that did not move get
+    one frame, the mover and the spectators one each."""
+    from service.games import enable_bench_games, fold
+    from service.games.chance import commit_rng
+
+    enable_bench_games()
+    g = get_game("handcards")
+    state = g.initial({"seed": 7}, 4)
+    proj = Projection(g, "m")
+    for a in (0, 1, 2, 3, None):
+        proj.watch(a, state, 0)
+    seq, counts = 0, []
+    while not g.status(state)["finished"]:
+        seat = state["turn"] if state["started"] else None
+        command = {"type": "play", "card": state["hands"][seat][0]["id"]} if seat is not None else {"type": "start"}
+        seq += 1
+        state = fold(g, g.decide(state, seat, command, commit_rng("s", seq)), state, 1)
+        frames = proj.advance(state, seq, ["said"])
+        counts.append(len({id(f) for f in frames.values()}))
+    assert counts[1:] == [3] * (len(counts) - 1)

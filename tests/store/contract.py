@@ -11,7 +11,7 @@ import pytest
 
 from service.games import fold, get_game
 from service.games.playout import playout
-from service.store import Commit, Conflict, EventStore, MatchRecord, Rejected, SeatRecord
+from service.store import Claim, Commit, Conflict, EventStore, MatchRecord, Rejected, SeatRecord
 
 
 def commit(seq: int, seat: int | None = 0, move_id: str | None = None) -> Commit:
@@ -182,7 +182,7 @@ class StoreContract:
     async def test_racing_seat_claims_give_each_seat_once(self, store):
         await store.create_match(record("race-seats", players=4))
         results = await asyncio.gather(*[store.claim_seat("race-seats", i % 4, f"h{i}", None) for i in range(16)])
-        assert sum(results) == 4
+        assert results.count(Claim.HELD) == 4 and results.count(Claim.REFUSED) == 12
 
     async def test_a_claim_by_the_token_that_holds_the_seat_is_answered_as_taken(self, store):
         # (the same request again, whose first answer was lost: it must not be refused)
@@ -199,20 +199,20 @@ class StoreContract:
         start = Commit(seq=1, seat=None, command={"type": "start"}, events=[{"type": "started"}],
                        move_id="sys:start", ts=1)
         async with _tailing(store, "fill", object()) as seen:
-            assert await store.claim_seat("fill", 0, "hash-a", None, start)
+            assert await store.claim_seat("fill", 0, "hash-a", None, start) is Claim.HELD
             assert await store.last_seq("fill") == 0, "a seat is still free: no start"
-            assert await store.claim_seat("fill", 1, "hash-b", None, start)
+            assert await store.claim_seat("fill", 1, "hash-b", None, start) is Claim.STARTED
             assert await store.read("fill") == [start]
             await _until(lambda: seen == [1])
         # the same claim again finds the start there: nothing is appended twice
-        assert await store.claim_seat("fill", 1, "hash-b", None, start)
+        assert await store.claim_seat("fill", 1, "hash-b", None, start) is Claim.HELD
         assert await store.last_seq("fill") == 1
 
     async def test_racing_claims_of_the_last_seats_append_one_start(self, store):
         await store.create_match(record("race-start", players=3))
         start = Commit(seq=1, seat=None, command={"type": "start"}, events=[], move_id="sys:start", ts=1)
         won = await asyncio.gather(*[store.claim_seat("race-start", i % 3, f"h{i}", None, start) for i in range(12)])
-        assert sum(won) == 3
+        assert sorted(won) == [Claim.REFUSED] * 9 + [Claim.HELD] * 2 + [Claim.STARTED]
         assert [c.seq for c in await store.read("race-start")] == [1]
 
     async def test_a_claim_appends_no_start_to_a_log_that_has_commits(self, store):
@@ -303,6 +303,18 @@ class StoreContract:
         await store.set_listed("arch", True)
         assert "arch" in [r.id for r in await store.list_matches()]
 
+    async def test_an_analysis_is_kept_per_match_and_a_later_one_replaces_it(self, store):
+        await store.create_match(record("an1"))
+        await store.create_match(record("an2"))
+        assert await store.load_analysis("an1") is None
+        first = {"method": "playouts", "playouts": 4, "chances": [[0.5, 0.5], [0.25, 0.75]],
+                 "key_moments": [{"seq": 1, "seat": 0, "swing": 0.25, "for": 1}]}
+        await store.save_analysis("an1", first)
+        assert await store.load_analysis("an1") == first
+        assert await store.load_analysis("an2") is None
+        await store.save_analysis("an1", {**first, "playouts": 8})
+        assert (await store.load_analysis("an1"))["playouts"] == 8
+
     async def test_delete_match_removes_everything(self, store):
         await store.create_match(record("gone"))
         assert await store.claim_seat("gone", 0, "h0", "ada")
@@ -310,10 +322,12 @@ class StoreContract:
             await store.append("gone", commit(seq))
         await store.save_snapshot("gone", 2, {"x": 1})
         await store.mark_finished("gone", {"winner": 0})
+        await store.save_analysis("gone", {"chances": [[0.5, 0.5]]})
         await store.delete_match("gone")
         assert await store.get_match("gone") is None
         assert await store.read("gone") == [] and await store.last_seq("gone") == 0
         assert await store.load_snapshot("gone") is None
+        assert await store.load_analysis("gone") is None
         assert "gone" not in [r.id for r in await store.all_matches(0, 1000)]
         assert "gone" not in [r.id for r in await store.list_matches()]
 

@@ -109,14 +109,22 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def create_in_lobby(page, base: str, game: str, players: int, options: str, name: str) -> str:
-    """Create a match from the lobby form and sit down in seat 0; returns the match id."""
+def create_in_lobby(page, base: str, game: str, players: int, options: str, name: str,
+                    delay: tuple[int, str] | None = None, selects: dict[str, str] | None = None) -> str:
+    """Create a match from the lobby form and sit down in seat 0; returns the match id.
+    `delay`: a spectator delay, (amount, "commits" or "seconds"); `selects`: more of the form's
+    choices, {selector: value} (who plays a seat, who may watch)."""
     page.goto(base + "/web/")
     page.wait_for_selector("#create-match")
     page.fill("#my-name", name)
     page.select_option("#new-game", game)
     page.fill("#new-players", str(players))
     page.fill("#new-options", options)
+    if delay is not None:
+        page.fill("#new-delay", str(delay[0]))
+        page.select_option("#new-delay-unit", delay[1])
+    for selector, value in (selects or {}).items():
+        page.select_option(selector, value)
     page.click("#create-match")
     page.wait_for_url(re.compile(r"#/match/[\w-]+\?seat=0"))
     return re.search(r"#/match/([\w-]+)", page.url).group(1)

@@ -2,7 +2,7 @@
 the game declares (SPEC 2.3), with the raw JSON as the advanced field; the rules in short and the
 legend of the game's symbols one click away from the lobby and from the board; finished matches
 and forks out of the default list; an invite link that takes its seat from another browser
-(SPEC 2.7); and a rematch asked on one device and accepted on another (SPEC 2.14)."""
+(SPEC 2.7); and a rematch asked on one device and accepted on another (SPEC 2.15)."""
 
 from __future__ import annotations
 

@@ -6,23 +6,10 @@ back and returns to live."""
 
 from __future__ import annotations
 
-import time
-
+from tests.e2e.helpers import finished_bot_match
 from tests.web.conftest import wait_seq
 
 BOARD_HTML = "() => document.querySelector('#board-root').innerHTML"
-
-
-def finished_bot_match(api, game: str = "pixies", players: int = 2) -> dict:
-    body = {"game": game, "players": players, "bots": [{"seat": s, "strength": 0} for s in range(players)]}
-    match = api.post("/api/matches", json=body).json()["match"]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        summary = api.get(f"/api/matches/{match}").json()
-        if summary["state"] == "finished":
-            return summary
-        time.sleep(0.2)
-    raise AssertionError(f"{match} did not finish")
 
 
 def at_seq(page, seq: int) -> None:

@@ -637,7 +637,7 @@ class TeahouseClient:
 
     async def rematch(self, match: str, token: str) -> dict[str, Any]:
         """Ask for the rematch of finished `match`, or accept it, as the seat `token` holds
-        there (SPEC 2.14): {match, seat, token} of the new match. Keep the new token."""
+        there (SPEC 2.15): {match, seat, token} of the new match. Keep the new token."""
         return await self._call("POST", f"/api/matches/{_q(match)}/rematch", headers=_bearer(token))
 
     async def decline_rematch(self, match: str, token: str) -> dict[str, Any]:
@@ -667,6 +667,12 @@ class TeahouseClient:
         """The raw log of a finished match, with its revealed seed (SPEC 2.8)."""
         return await self._call("GET", f"/api/matches/{_q(match)}/log")
 
+    async def analysis(self, match: str) -> dict[str, Any]:
+        """A finished match's analysis (SPEC 2.14): every seat's chance of winning at every
+        commit and the key moments; while it is made, `{"state": "queued", "retry_after_s"}`:
+        ask again after that many seconds. A server that does not analyse raises `no_analysis`."""
+        return await self._call("GET", f"/api/matches/{_q(match)}/analysis")
+
     async def replay(self, match: str, seq: int | None = None, seat: int | None = None,
                      token: str | None = None) -> dict[str, Any]:
         """The document audience `seat` (None: spectators) had right after commit `seq` (SPEC
@@ -680,10 +686,21 @@ class TeahouseClient:
         headers = _bearer(token) if token is not None else {}
         return await self._call("GET", f"/api/matches/{_q(match)}/replay", params=params, headers=headers)
 
-    async def fork(self, match: str, seq: int, exact: bool = False) -> dict[str, Any]:
+    async def fork(self, match: str, seq: int, exact: bool = False, *, listed: bool = False,
+                   seat: int | None = None, name: str | None = None,
+                   bot_strength: int | None = None) -> dict[str, Any]:
         """A new match from `seq` of a finished match; `exact` keeps the origin's shuffles
-        (an open-hand continuation) instead of dealing the hidden cards again (SPEC 11)."""
-        body: dict[str, Any] = {"seq": seq, "exact": True} if exact else {"seq": seq}
+        (an open-hand continuation) instead of dealing the hidden cards again (SPEC 11). It is
+        unlisted unless `listed`. With `seat` you sit down at once: the answer's `token` plays
+        it (join with it next); with `bot_strength` too, every other seat is a server bot."""
+        body: dict[str, Any] = {"seq": seq}
+        if exact:
+            body["exact"] = True
+        if listed:
+            body["listed"] = True
+        for key, value in (("seat", seat), ("name", name), ("bot_strength", bot_strength)):
+            if value is not None:
+                body[key] = value
         return await self._call("POST", f"/api/matches/{_q(match)}/fork", json=body)
 
     async def aclose(self) -> None:
