@@ -1005,6 +1005,8 @@ function duration(ms) {
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
   return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
 /** The mark of a match whose spectators are held behind (SPEC 2.4). */
 function delayBadge(summary) {
   const d = summary.spectator_delay;
