@@ -106,7 +106,8 @@ def test_rules_and_legend_are_one_click_from_the_lobby_and_the_board(pages, api)
 
 def test_finished_matches_and_forks_are_out_of_the_default_list(pages, api):
     mid, _ = finished(api, pages.base)
-    fork = api.post(f"/api/matches/{mid}/fork", json={"seq": 3}).json()["match"]
+    # (a fork is unlisted unless asked: SPEC 2.10)
+    fork = api.post(f"/api/matches/{mid}/fork", json={"seq": 3, "listed": True}).json()["match"]
     live = api.post("/api/matches", json={"game": "pixies", "players": 2}).json()["match"]
     page = pages.new("Ada")
     page.goto(pages.base + "/web/")
