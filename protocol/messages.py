@@ -151,11 +151,12 @@ def finished(match: str, seq: int, result: dict[str, Any] | None, seed: str,
     return {"type": "finished", "match": match, "seq": seq, "result": result, "seed": seed, **extras}
 
 
-def clock(match: str, seq: int, deadline: int | None) -> Message:
+def clock(match: str, seq: int, deadline: int | None, banks: list[int] | None = None) -> Message:
     """The turn clock: if the seats to act have not moved by `deadline` (ms since the epoch),
     the server plays for them (as the match's `absent` option says: a bot, a random move or the
     first legal move). None: no clock is running."""
-    return {"type": "clock", "match": match, "seq": seq, "deadline": deadline}
+    # `banks`: a Fischer clock's time left per seat at `seq` (ms), before the turn now running
+    return {"type": "clock", "match": match, "seq": seq, "deadline": deadline, **({} if banks is None else {"banks": banks})}
 
 
 def left(match: str) -> Message:

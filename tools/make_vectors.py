@@ -299,9 +299,12 @@ def asyncapi_schemas() -> dict[str, Any]:
             "A protocol error; the connection stays open, the match is unchanged."),
         "clock": _obj("clock", ["match", "seq", "deadline"], {
             "match": match, "seq": _ref("Seq"),
-            "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."}},
-            "The turn clock (matches created with turn_seconds): the seats to act at seq must move by deadline, "
-            "or the server plays for them (a bot, a random or the first legal move: the match's absent option)."),
+            "deadline": {"type": ["integer", "null"], "description": "Milliseconds since the Unix epoch; null: no clock runs."},
+            "banks": {"type": "array", "items": {"type": "integer", "minimum": 0},
+                      "description": "Only under a Fischer clock (SPEC 3.10): each seat's bank at seq, in milliseconds."}},
+            "The turn clock (matches created with turn_seconds or a time_control): the seats to act at seq must move "
+            "by deadline, or the server plays for them (a bot, a random or the first legal move: the match's absent "
+            "option)."),
         "left": _obj("left", ["match"], {"match": match}, "The answer to leave."),
         "pong": _obj("pong", ["nonce"], {"nonce": {"type": ["integer", "string", "null"]}}, "The answer to ping."),
     }
@@ -545,6 +548,7 @@ def _pinned_randomness() -> Iterator[None]:
     import secrets
     import time
 
+    import service.http.lobby_routes
     import service.match.clock
     import service.match.lobby
     import service.match.runtime
@@ -555,6 +559,8 @@ def _pinned_randomness() -> Iterator[None]:
     tokens = iter(TOKENS + [base64.urlsafe_b64encode(hashlib.sha256(b"token %d" % i).digest()).decode()[:43]
                             for i in range(100)])
     seeds = iter([SEED] + [hashlib.sha256(b"seed %d" % i).hexdigest() for i in range(100)])
+    # (the creation's invites and spectator keys: a stream of their own, so that the seat tokens stay TOKENS)
+    links = iter(base64.urlsafe_b64encode(hashlib.sha256(b"link %d" % i).digest()).decode()[:43] for i in range(100))
     sessions = iter(f"5e55{i:012x}" for i in itertools.count(1))
     # Only the wall clock is pinned (commit and creation times); monotonic and sleep stay real.
     fake_time = _pinned(time, time=lambda: next(clock) / 1000)
@@ -562,6 +568,7 @@ def _pinned_randomness() -> Iterator[None]:
             (service.match.lobby, "new_match_id", lambda: next(ids)),
             (service.match.lobby, "secrets", _pinned(secrets, token_urlsafe=lambda n=32: next(tokens))),
             (service.match.lobby, "time", fake_time),
+            (service.http.lobby_routes, "new_secret", lambda: next(links)),
             (service.match.runtime, "time", fake_time),
             (service.match.clock, "time", fake_time),
             (service.ws.session, "secrets", _pinned(secrets, token_hex=lambda n=8: next(sessions)))]

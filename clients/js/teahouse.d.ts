@@ -152,6 +152,8 @@ export class MatchView {
   finished: FinishedMessage | null;
   /** The turn clock: ms since the epoch when the seats to act run out, or null. */
   deadline: number | null;
+  /** A Fischer clock's time left per seat at the clock's seq (ms), or null. */
+  banks: number[] | null;
   /** The latest commit's sentences (SPEC 3.14). */
   said: string[];
   /** {seq, said} of each commit seen live on this connection. */
@@ -286,6 +288,8 @@ export interface CreateMatchOptions {
   spectators?: "public" | "link" | "off";
   /** How far behind the public audience is held: {commits: N} or {seconds: T}. */
   spectatorDelay?: { commits: number } | { seconds: number } | null;
+  /** The time control instead of `turnSeconds` (SPEC 2.4). */
+  timeControl?: TimeControl | null;
 }
 
 export interface Player {
@@ -338,6 +342,11 @@ export interface Leaderboard {
   players: { rank: number; player: string; name: string; rating: number; rd: number; volatility: number; games: number; provisional: boolean }[];
 }
 
+export type TimeControl =
+  | { type: "per_move"; seconds: number }
+  | { type: "correspondence"; days: number }
+  | { type: "fischer"; bank_seconds: number; increment_seconds: number };
+
 /** HTTP lobby calls, and `connect()` for a WebSocket session. */
 export class TeahouseClient {
   /** `url`: the server's base URL; in a browser it defaults to the page's origin. */
@@ -350,14 +359,17 @@ export class TeahouseClient {
   connect(options?: ConnectionOptions): Connection;
   games(): Promise<GameInfo[]>;
   createMatch(game: string, players: number, options?: CreateMatchOptions): Promise<MatchSummary>;
-  /** `token`: a seat token you choose; `playerKey`: a player key or an app's signed token, the seat is then that player's. */
-  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; token?: string | null; playerKey?: string | null }): Promise<SeatGrant>;
+  /** `token`: a seat token you choose; `playerKey`: a player key or an app's signed token, the seat is then that player's; `invite`: an invite link's secret. */
+  takeSeat(match: string, options?: { seat?: number | null; name?: string | null; token?: string | null; playerKey?: string | null; invite?: string | null }): Promise<SeatGrant>;
   /** Become a player; keep `key`, shown once. */
   createPlayer(name: string): Promise<PlayerCreated>;
   me(playerKey: string): Promise<Player>;
   player(player: string): Promise<Player>;
   playerMatches(player: string, options?: { offset?: number; limit?: number; playerKey?: string | null }): Promise<PlayerMatches>;
   leaderboard(game: string, options?: { offset?: number; limit?: number }): Promise<Leaderboard>;
+  /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there. */
+  rematch(match: string, token: string): Promise<SeatGrant>;
+  declineRematch(match: string, token: string): Promise<MatchSummary>;
   match(match: string, options?: { key?: string | null }): Promise<MatchSummary>;
   matches(state?: "open" | "live" | "finished" | null): Promise<MatchSummary[]>;
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;

@@ -271,6 +271,7 @@ export class MatchView {
     this.presence = null;
     this.finished = null;
     this.deadline = null; // the turn clock: ms since the epoch when the seats to act run out, or null
+    this.banks = null; // a Fischer clock's time left per seat (ms) at the clock's seq, or null
     this.said = []; // the latest commit's sentences (SPEC §3.14)
     this.saidKeys = []; // parallel to said: {key, params} of each sentence, or null (SPEC §3.14)
     this.story = []; // {seq, said, saidKeys} of each commit seen live on this connection
@@ -696,6 +697,7 @@ export class Connection {
       mv._emit("presence");
     } else if (kind === "clock" && mv) {
       mv.deadline = msg.deadline;
+      mv.banks = msg.banks ?? null;
       mv._emit("clock");
     } else if (kind === "finished" && mv) {
       mv.finished = msg;
@@ -799,7 +801,7 @@ export class TeahouseClient {
   /** Create a match. With `turnSeconds`, a seat that does not move in time has its first
    * legal move played for it (SPEC §3.10). */
   createMatch(game, players, { options = {}, listed = true, turnSeconds = null, absent = "bot", bots = null,
-    spectators = "public", spectatorDelay = null } = {}) {
+    spectators = "public", spectatorDelay = null, timeControl = null } = {}) {
     // bots: [{seat, strength}], seats the server's bots play (SPEC 2.4); absent: who plays a
     // seat whose time ran out ("bot", "random" or "first"); spectators and spectatorDelay
     // ({commits: N} or {seconds: T}): who may watch, and how far behind (SPEC 2.4)
@@ -808,6 +810,8 @@ export class TeahouseClient {
     if (bots && bots.length) body.bots = bots;
     if (spectators !== "public") body.spectators = spectators;
     if (spectatorDelay) body.spectator_delay = spectatorDelay;
+    // timeControl: {type: "per_move", seconds} | {type: "correspondence", days} | {type: "fischer", bank_seconds, increment_seconds}
+    if (timeControl) body.time_control = timeControl;
     return this._call("POST", "/api/matches", body);
   }
 
@@ -817,11 +821,13 @@ export class TeahouseClient {
    * apart, when the server cannot reach its store or the request fails on the way: a first try
    * that took a seat is answered that seat (SPEC 2.7). With `playerKey` (a player key, or an
    * app's signed token) the seat is that player's: the log records it, and it counts in the
-   * player's history and ratings (SPEC 2.7, 2.15). */
-  async takeSeat(match, { seat = null, name = null, token = null, playerKey = null } = {}) {
+   * player's history and ratings (SPEC 2.7, 2.15). `invite`: an invite link's secret, which
+   * opens its own seat. */
+  async takeSeat(match, { seat = null, name = null, token = null, playerKey = null, invite = null } = {}) {
     token ??= newSeatToken();
     const path = `/api/matches/${encodeURIComponent(match)}/seats`;
     const body = playerKey ? { seat, name, player_key: playerKey } : { seat, name };
+    if (invite != null) body.invite = invite;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this._call("POST", path, body, { Authorization: `Bearer ${token}` });
@@ -860,6 +866,17 @@ export class TeahouseClient {
   leaderboard(game, { offset = 0, limit = 50 } = {}) {
     const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
     return this._call("GET", `/api/games/${encodeURIComponent(game)}/leaderboard?${q}`);
+  }
+
+  /** Ask for the rematch of a finished match, or accept it, as the seat `token` holds there
+   * (SPEC §2.18): {match, seat, token} of the new match. Keep the new token. */
+  rematch(match, token) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch`, {}, { Authorization: `Bearer ${token}` });
+  }
+
+  /** Decline the rematch: that seat there opens to anyone. Resolves to the rematch's summary. */
+  declineRematch(match, token) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch/decline`, {}, { Authorization: `Bearer ${token}` });
   }
 
   /** A match's summary. `key`: a private match's spectator key (SPEC 2.4), for whoever holds no

@@ -8,11 +8,13 @@
 //   #/leaderboard/<game>       a game's ratings
 import { ConnectionLost, Rejected, ServerError, TeahouseClient } from "/js/teahouse.js";
 import { boardFor, loadBoard } from "./boards/index.js";
+import { optionsForm } from "./options_form.js";
 import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
 import { leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
 import { language, languageSwitch, list, missingKeys, onLanguage, startI18n, t, tOr } from "./i18n.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
+import { rulesButton } from "./rules.js";
 
 const client = new TeahouseClient();
 const app = document.getElementById("app");
@@ -20,6 +22,15 @@ let cleanup = () => {};
 let gamesCache = null;
 
 // -- small utilities ----------------------------------------------------------------------------
+
+/** A map kept in localStorage as JSON ({} when absent or unreadable). */
+function storedMap(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "{}");
+  } catch {
+    return {};
+  }
+}
 
 const store = {
   name() {
@@ -29,11 +40,7 @@ const store = {
     localStorage.setItem("teahouse.name", v);
   },
   seats() {
-    try {
-      return JSON.parse(localStorage.getItem("teahouse.seats") || "{}");
-    } catch {
-      return {};
-    }
+    return storedMap("teahouse.seats");
   },
   /** {seat: token} this browser holds for a match. */
   tokens(match) {
@@ -59,6 +66,20 @@ const store = {
     const all = this.seats();
     all[match] = { ...(all[match] ?? {}), [seat]: token };
     localStorage.setItem("teahouse.seats", JSON.stringify(all));
+  },
+  /** The invite links of the matches this browser created. */
+  links() {
+    return storedMap("teahouse.invites");
+  },
+  /** [{seat, invite}] of a match this browser created. */
+  invites(match) {
+    return this.links()[match] ?? [];
+  },
+  keepInvites(summary) {
+    if (!summary.invites?.length) return;
+    const all = this.links();
+    all[summary.match] = summary.invites;
+    localStorage.setItem("teahouse.invites", JSON.stringify(all));
   },
 };
 
@@ -154,6 +175,7 @@ async function route() {
     else if (parts[0] === "m" && parts[1]) cleanup = await replayScreen(...momentOf(parts[1], params));
     else if (parts[0] === "me") cleanup = await myMatchesScreen(app, client, playerContext());
     else if (parts[0] === "leaderboard") cleanup = await leaderboardScreen(app, client, playerContext(), parts[1]);
+    else if (parts[0] === "invite" && parts[1] && parts[2]) await inviteScreen(parts[1], parts[2]);
     else cleanup = await lobbyScreen();
   } catch (err) {
     fill(app, h("div.panel", {}, h("h2", {}, t("error.title")), h("p", {}, explain(err)),
@@ -165,6 +187,38 @@ async function route() {
 function playerContext() {
   return { name: () => store.name(), setName: (v) => { store.setName(v); const el = document.getElementById("my-name"); if (el) el.value = v; },
     tokens: (m) => store.tokens(m), toast, explain, games, gameName };
+// -- links: invites, watching ------------------------------------------------------------------
+
+/** The address of a page of this client, for another device. */
+const pageLink = (hash) => `${location.origin}${location.pathname}${hash}`;
+
+/** An invite link opened (on any device): it takes its seat here, then plays it. */
+async function inviteScreen(match, invite) {
+  try {
+    const got = await client.takeSeat(match, { invite, name: store.name() || null });
+    store.addToken(match, got.seat, got.token);
+    location.replace(`#/match/${match}?seat=${got.seat}`);
+  } catch (err) {
+    fill(app, h("div.panel", { id: "invite-failed" }, h("h2", {}, "This invite does not open a seat"),
+      h("p", {}, explain(err)),
+      h("a.button", { href: `#/match/${match}` }, "Watch the match"), " ", h("a.button.secondary", { href: "#/" }, "Back to the lobby")));
+  }
+}
+
+/** A link to hand to someone: shown whole (it can be selected), with a copy button. */
+function copyLine(label, url, id) {
+  const box = h("input.mono", { id, value: url, readonly: true, "aria-label": label, onfocus: (ev) => ev.target.select() });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast("Copied: send it to whoever should have it");
+    } catch {
+      box.focus(); // no clipboard here (an insecure page): selected, ready for Ctrl+C
+      toast("Select and copy the link by hand", "error");
+    }
+  };
+  return h("div.row.link-line", {}, h("span.grow", {}, label), box,
+    h("button.small.secondary", { type: "button", id: `${id}-copy`, onclick: copy }, "Copy"));
 }
 
 // -- lobby --------------------------------------------------------------------------------------
@@ -177,8 +231,30 @@ async function lobbyScreen() {
   const list = await games();
   const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, t("lobby.game_option", { game: gameName(g.id), min: g.min_players, max: g.max_players }))));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
-  const options = h("input", { id: "new-options", name: "options", placeholder: t("lobby.options_placeholder"), style: "width: 14rem", class: "mono" });
-  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: t("lobby.clock_none"), style: "width: 5.5rem", title: t("lobby.clock_title") });
+  const options = h("input", { id: "new-options", name: "options", placeholder: t("lobby.options_placeholder"), style: "width: 14rem", class: "mono",
+    title: "any option as JSON, over the form's values: also those a form cannot offer (deck orders, content sets)" });
+  // The game's own options, as a form built from what it declares (GET /api/games).
+  const optionsBox = h("div", { id: "new-options-form" });
+  let form = null;
+  const drawOptions = () => {
+    form = optionsForm(list.find((x) => x.id === gameSel.value), Number(players.value) || 0);
+    fill(optionsBox, form.element);
+  };
+  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move (days per move, or the bank's seconds under Fischer); when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
+  // The time control (SPEC 2.4): seconds per move, days per move, or Fischer (a bank and an increment).
+  const clockKind = h("select", { id: "new-clock-kind", "aria-label": "kind of clock" },
+    h("option", { value: "per_move" }, "seconds per move"), h("option", { value: "correspondence" }, "days per move"),
+    h("option", { value: "fischer" }, "Fischer: bank (s)"));
+  const increment = h("input", { id: "new-clock-increment", type: "number", min: 0, max: 86400, value: 0, style: "width: 4.5rem", "aria-label": "Fischer increment (s)" });
+  const incrementBox = h("label", { hidden: true }, "+ increment (s)", increment);
+  clockKind.addEventListener("change", () => { incrementBox.hidden = clockKind.value !== "fischer"; });
+  const timeControl = () => {
+    if (!clock.value.trim()) return null;
+    const n = Number(clock.value);
+    if (clockKind.value === "correspondence") return { type: "correspondence", days: n };
+    if (clockKind.value === "fischer") return { type: "fischer", bank_seconds: n, increment_seconds: Number(increment.value) || 0 };
+    return { type: "per_move", seconds: n };
+  };
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   // A spectator delay the server enforces (SPEC 2.4): the public sees the match N commits or T s late.
   const delay = h("input", { id: "new-delay", type: "number", name: "spectator_delay", min: 1, placeholder: "none", style: "width: 5rem",
@@ -212,31 +288,32 @@ async function lobbyScreen() {
     players.max = g.max_players;
     players.value = Math.min(Math.max(Number(players.value) || g.min_players, g.min_players), g.max_players);
     drawSeats();
+    drawOptions();
   };
   gameSel.value = list.some((g) => g.id === "pixies") ? "pixies" : list[0]?.id;
   gameSel.addEventListener("change", pick);
-  players.addEventListener("input", drawSeats);
+  players.addEventListener("input", () => { drawSeats(); drawOptions(); });
   pick();
 
   const create = async (ev) => {
     ev.preventDefault();
-    let opts = {};
+    let opts = form.options();
     if (options.value.trim()) {
       try {
-        opts = JSON.parse(options.value);
+        opts = { ...opts, ...JSON.parse(options.value) }; // the advanced field has the last word
       } catch {
         toast(t("lobby.options_bad"), "error");
         return;
       }
     }
     try {
-      const turnSeconds = clock.value.trim() ? Number(clock.value) : null;
       const bots = pickedBots();
       const spectatorDelay = delay.value.trim() ? { [delayUnit.value]: Number(delay.value) } : null;
       const spectators = watchers.value;
       const m = await client.createMatch(gameSel.value, Number(players.value), { options: opts,
-        listed: listed.checked && spectators === "public", turnSeconds, bots, spectatorDelay, spectators });
+        listed: listed.checked && spectators === "public", timeControl: timeControl(), bots, spectatorDelay, spectators });
       if (m.spectator_key) store.addKey(m.match, m.spectator_key); // shown once: the match screen offers its link
+      store.keepInvites(m);
       if (sit.checked && bots.length < Number(players.value)) {
         const s = await takeSeat(m.match);
         location.hash = `#/match/${m.match}?seat=${s.seat}`;
@@ -249,17 +326,23 @@ async function lobbyScreen() {
   };
 
   const tbody = h("tbody", { id: "match-rows" });
+  // By default the matches one can play or watch now: finished ones and forks (a study of a
+  // finished match) are one choice away.
   const filter = h("select", { id: "match-filter" },
-    h("option", { value: "" }, t("lobby.filter_all")), h("option", { value: "open" }, t("state.open")),
-    h("option", { value: "live" }, t("state.live")), h("option", { value: "finished" }, t("state.finished")));
+    h("option", { value: "current" }, "open and live"), h("option", { value: "open" }, t("state.open")),
+    h("option", { value: "live" }, t("state.live")), h("option", { value: "finished" }, t("state.finished")),
+    h("option", { value: "forks" }, "forks"), h("option", { value: "" }, t("lobby.filter_all")));
   const refresh = async () => {
     let rows;
     try {
-      rows = await client.matches(filter.value || null);
+      const state = ["open", "live", "finished"].includes(filter.value) ? filter.value : null;
+      rows = await client.matches(state);
     } catch (err) {
       fill(tbody, h("tr", {}, h("td", { colspan: 6 }, t("lobby.list_failed", { why: explain(err) }))));
       return;
     }
+    if (filter.value === "current") rows = rows.filter((m) => ["open", "live"].includes(m.state) && !m.forked_from);
+    if (filter.value === "forks") rows = rows.filter((m) => m.forked_from);
     rows.sort((a, b) => b.created - a.created);
     fill(tbody, ...(rows.length ? rows.slice(0, 100).map(matchRow)
       : [h("tr", {}, h("td.muted", { colspan: 6 }, t("lobby.none")))]));
@@ -294,7 +377,7 @@ async function lobbyScreen() {
     return h("tr", { "data-match": m.match },
       h("td.mono", {}, m.match),
       h("td", {}, gameName(m.game)),
-      h("td", {}, h(`span.badge.${m.state}`, {}, t(`state.${m.state}`)), " ", openHandBadge(m), delayBadge(m)),
+      h("td", {}, h(`span.badge.${m.state}`, {}, t(`state.${m.state}`)), " ", openHandBadge(m), delayBadge(m), " ", clockBadge(m)),
       h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
       h("td", {}, new Date(m.created).toLocaleTimeString(document.documentElement.lang)),
       h("td", {}, h("div.row", {}, actions)));
@@ -304,13 +387,15 @@ async function lobbyScreen() {
     h("section.panel", {},
       h("h2", {}, t("lobby.new_match")),
       h("form.row", { id: "create-form", onsubmit: create },
-        h("label", {}, t("lobby.game"), gameSel), h("label", {}, t("lobby.players"), players),
-        h("label", {}, t("lobby.options"), options),
-        h("label", {}, t("lobby.clock"), clock),
+        h("label", {}, t("lobby.game"), gameSel), rulesButton(() => gameSel.value, gameName, "lobby-rules"),
+        h("label", {}, t("lobby.players"), players),
+        h("label", {}, "Advanced options (JSON)", options),
+        h("label", {}, t("lobby.clock"), clockKind, clock), incrementBox,
         h("label", {}, "Spectator delay", delay, delayUnit),
         h("label", {}, "Watched by", watchers),
         h("label", {}, listed, t("lobby.listed")), h("label", {}, sit, t("lobby.sit")),
         h("button", { type: "submit", id: "create-match" }, t("lobby.create"))),
+      h("div.row", {}, h("span.muted", {}, t("lobby.options")), optionsBox),
       h("div.row", {}, h("span.muted", {}, t("lobby.who_plays")), seatsBox)),
     h("section.panel", {},
       h("div.row", {}, h("h2.grow", {}, t("lobby.matches")), h("label", {}, t("lobby.show"), filter),
@@ -479,6 +564,7 @@ async function matchScreen(matchId, params) {
     moves: h("div.panel", { id: "moves" }),
     bar: h("div.picker-slot", { id: "picker-slot" }),
     end: h("div"),
+    links: h("div"),
     log: h("div"),
     raw: h("details.panel", {}, h("summary", {}, t("match.raw"))),
   };
@@ -487,7 +573,7 @@ async function matchScreen(matchId, params) {
   // On a phone the strip (whose turn, the clock, the last move, the log one tap away) stays at
   // the top and the board comes right under it; the picker is a bottom sheet over the rest.
   fill(app, ui.strip, ui.announce, ui.head, h("div.columns", {},
-    h("div.board-col", {}, ui.end, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
+    h("div.board-col", {}, ui.end, ui.links, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
     h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence)));
 
   let conn = null;
@@ -519,11 +605,20 @@ async function matchScreen(matchId, params) {
   function clockText() {
     const left = Math.max(0, Math.ceil((game.deadline - Date.now()) / 1000));
     const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? t("common.you") : seatLabel(s, names(summary))));
-    return t(left === 0 ? "clock.out" : "clock.left", { left, who: who.length ? list(who) : t("common.nobody") });
+    const params = { left, time: duration(left * 1000), who: who.length ? list(who) : t("common.nobody") };
+    const banks = game.banks ? ` · ${fischerBanks().join(", ")}` : "";
+    return t(left === 0 ? "clock.out" : left >= 60 ? "clock.left_long" : "clock.left", params) + banks;
+  }
+  /** Under Fischer, each seat's bank now: those to act run down from the commit the clock
+   * runs from (its time: the deadline less the smallest bank of the seats to act). */
+  function fischerBanks() {
+    const toAct = game.status.to_act ?? [];
+    const since = toAct.length ? game.deadline - Math.min(...toAct.map((s) => game.banks[s])) : Date.now();
+    return game.banks.map((b, i) => `${seatLabel(i, names(summary))} ${duration(toAct.includes(i) ? b - (Date.now() - since) : b)}`);
   }
   function clockClass() {
     const left = (game.deadline - Date.now()) / 1000;
-    const total = summary.turn_seconds || 60;
+    const total = summary.turn_seconds || (summary.time_control?.bank_seconds ?? 60);
     return left <= Math.max(3, total * 0.1) ? "clock low" : left <= Math.max(10, total * 0.3) ? "clock warn" : "clock";
   }
   const ticker = setInterval(() => {
@@ -733,12 +828,16 @@ async function matchScreen(matchId, params) {
   }
 
   function renderHead() {
-    const seatsFree = summary.seats.filter((s) => !s.taken);
+    // (a rematch's seats wait for their players' answers: not for anyone to take)
+    const waiting = new Set((summary.rematch_of?.seats ?? []).filter((a) => a.answer === "waiting").map((a) => a.seat));
+    const seatsFree = summary.seats.filter((s) => !s.taken && !waiting.has(s.seat));
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
     fill(ui.head, h("div.row", {},
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? t("match.you_play", { seat: seatLabel(mySeat, names(summary)) }) : t("match.watching")),
-      summary.turn_seconds ? h("span.badge", { title: t("match.clock_title") }, t("match.per_move", { seconds: summary.turn_seconds })) : null,
+      clockBadge(summary),
+      summary.rematch_of ? h("a.badge", { id: "rematch-of", href: `#/match/${summary.rematch_of.match}` }, "rematch of ", summary.rematch_of.match) : null,
+      rulesButton(() => summary.game, gameName, "match-rules"),
       openHandBadge(summary),
       h("span.badge", { id: "seq", "data-seq": game?.seq ?? null }, t("match.seq", { seq: game?.seq ?? "…" })),
       h("span.badge", { id: "conn-state" }, connState),
@@ -760,6 +859,81 @@ async function matchScreen(matchId, params) {
           h("input.mono.invite-link", { readonly: true, value: inviteLink(matchId, s.seat), style: "width: 70%",
             "aria-label": `the invitation link to seat ${s.seat}` })))) : null);
   }
+
+  /** Before the start: the invite link of each free seat (to the browser that created the
+   * match), the watch link, and in a rematch where each seat's answer stands. */
+  function renderWaiting() {
+    const free = new Set(summary.seats.filter((s) => !s.taken).map((s) => s.seat));
+    const invites = store.invites(matchId).filter((i) => free.has(i.seat));
+    const answers = summary.rematch_of?.seats ?? [];
+    const ns = names(summary);
+    return h("div.panel", { id: "waiting-links" }, h("h3", {}, "Waiting for players"),
+      invites.map((i) => copyLine(`Invite for seat ${i.seat}`, pageLink(`#/invite/${matchId}/${i.invite}`), `invite-${i.seat}`)),
+      summary.spectators === "off" ? null
+        : copyLine("Watch link", pageLink(`#/match/${matchId}${key ? `?key=${encodeURIComponent(key)}` : ""}`), "watch-link"),
+      answers.length ? h("ul", { id: "rematch-answers" }, answers.map((a) => h("li", { "data-seat": a.seat },
+        `Seat ${a.seat} (${ns[a.seat] || `seat ${a.from_seat} last match`}): ${a.answer}`))) : null,
+      invites.length ? h("p.muted", {}, "Each invite opens its own seat, once: send each to one player.") : null);
+  }
+
+  /** After the end: ask for a rematch, or answer the one asked; watchers can follow it. */
+  function renderRematch() {
+    if (!game?.over) return null;
+    const next = summary.rematch;
+    const held = next ? store.tokens(next) : {};
+    if (mySeat === null) {
+      return next ? h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-watch", href: `#/match/${next}` }, "Watch the rematch")) : null;
+    }
+    if (!next) {
+      return h("div.panel", { id: "rematch-panel" }, h("button", { type: "button", id: "rematch", onclick: () => answerRematch(true) }, "Rematch"),
+        h("span.muted", {}, " the same game and options, everyone one seat on, a new shuffle"));
+    }
+    if (rematchAnswer) {
+      return h("div.panel", { id: "rematch-panel" }, h("p", { id: "rematch-answer" }, rematchAnswer),
+        h("a.button.secondary", { href: `#/match/${next}` }, "Watch the rematch"));
+    }
+    const seat = Object.keys(held)[0];
+    if (seat !== undefined) {
+      return h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-go", href: `#/match/${next}?seat=${seat}` }, "Go to the rematch"));
+    }
+    return h("div.panel", { id: "rematch-panel" }, h("p", {}, "A rematch was asked for."),
+      h("div.row", {}, h("button", { type: "button", id: "rematch-accept", onclick: () => answerRematch(true) }, "Accept"),
+        h("button.secondary", { type: "button", id: "rematch-decline", onclick: () => answerRematch(false) }, "Decline")));
+  }
+
+  let rematchAnswer = null;
+  async function answerRematch(yes) {
+    try {
+      if (yes) {
+        const got = await client.rematch(matchId, tokens[mySeat]);
+        store.addToken(got.match, got.seat, got.token);
+        if (got.spectator_key) store.addKey(got.match, got.spectator_key);
+        location.hash = `#/match/${got.match}?seat=${got.seat}`;
+        return;
+      }
+      summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat])).match };
+      rematchAnswer = "You declined: your seat there is open to anyone.";
+    } catch (err) {
+      toast(`The rematch: ${explain(err)}`, "error");
+    }
+    render();
+  }
+
+  // A finished match hears of its rematch by looking (any node, any time; nothing to subscribe to).
+  const lookForRematch = setInterval(() => {
+    if (!game?.over || summary.rematch) return;
+    client.match(matchId).then((s) => {
+      if (s.rematch) {
+        summary = s;
+        render();
+      }
+    }).catch(() => {});
+  }, 2500);
+  // Before the start: the seats filling up (and a rematch's answers) show on the waiting screen.
+  const lookForSeats = setInterval(() => {
+    if (!game || game.seq > 0) return;
+    client.match(matchId).then((s) => { summary = s; render(); }).catch(() => {});
+  }, 2500);
 
   function renderPresence() {
     const p = game?.presence;
@@ -829,8 +1003,8 @@ async function matchScreen(matchId, params) {
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, t("status.seed", { seed: game.finished.seed })) : null);
       const end = renderEnd(game.status, lastSeen.said, names(summary), mySeat);
       if (end) loadRatings();
-      if (end && ratings !== undefined) end.append(renderRatings(ratings, names(summary), mySeat));
-      fill(ui.end, end);
+      fill(ui.end, end, renderRematch());
+      fill(ui.links, game.seq === 0 && !game.over ? renderWaiting() : null);
       fill(ui.log, renderLog(log.slice(-60), names(summary)));
       const l = document.getElementById("game-log");
       if (l) l.scrollTop = l.scrollHeight;
@@ -863,6 +1037,8 @@ async function matchScreen(matchId, params) {
   return () => {
     closed = true;
     clearInterval(ticker);
+    clearInterval(lookForRematch);
+    clearInterval(lookForSeats);
     offEscape();
     app.style.paddingBottom = "";
     conn?.close();
@@ -870,6 +1046,31 @@ async function matchScreen(matchId, params) {
 }
 
 // -- replay -------------------------------------------------------------------------------------
+
+/** A match's time control in words (SPEC 2.4), or null without a clock. */
+function clockWords(summary) {
+  const tc = summary.time_control ?? (summary.turn_seconds ? { type: "per_move", seconds: summary.turn_seconds } : null);
+  if (!tc) return null;
+  if (tc.type === "fischer") return `Fischer ${duration(tc.bank_seconds * 1000)} + ${tc.increment_seconds} s`;
+  if (tc.type === "correspondence") return `${plural(tc.days, "day")} per move`;
+  return `${tc.seconds} s per move`;
+}
+
+/** A badge with the match's time control (every page that shows a match shows it). */
+function clockBadge(summary) {
+  const words = clockWords(summary);
+  return words ? h("span.badge.time-control", { title: "the time control: when it runs out, the match's absent policy plays" }, words) : null;
+}
+
+/** Milliseconds as h:mm:ss, m:ss, or days. */
+function duration(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days ${Math.floor((s % 86400) / 3600)} h`;
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
 
 /** The mark of a match whose spectators are held behind (SPEC 2.4). */
 function delayBadge(summary) {
@@ -982,6 +1183,7 @@ async function replayScreen(matchId, params) {
   fill(app, 
     h("div.panel", {},
       h("div.row", {}, h("h1.grow", {}, t("replay.heading", { game: gameName(summary.game) }), " ", h("span.muted.mono", {}, matchId)),
+        clockBadge(summary),
         h(`span.badge.${summary.state}`, {}, t(`state.${summary.state}`)),
         openHandBadge(summary),
         finished ? h("button.small.secondary", { id: "replay-fork", title: t("replay.fork_title"), onclick: fork }, t("replay.fork")) : null,

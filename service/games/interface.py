@@ -9,14 +9,38 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from service.games import redealt
 from service.games.preamble import guarded
 from service.games.shapes import Command, Commands, Event, IllegalMove, Result, Rng, State, Status, View
 
-__all__ = ["Command", "Commands", "Event", "Game", "IllegalMove", "Narrator", "Result", "Rng", "State", "Status",
-           "View", "fold", "upcast"]
+__all__ = ["Command", "Commands", "Event", "Game", "IllegalMove", "Narrator", "OptionSpec", "Result", "Rng", "State",
+           "Status", "View", "fold", "upcast"]
+
+
+class OptionSpec(TypedDict, total=False):
+    """One option a game takes, declared for people and for forms (protocol/SPEC.md 2.3).
+
+    `type`: "seat" (an integer from 0 to players - 1), "integer" (from `min`, up to `max` when
+    given), "choice" (one of `choices`), "boolean", or "json" (a structure a form cannot
+    offer: a deck order, a content set; the lobby's advanced field takes it). `default`: the
+    value the game uses without the option (None: the game decides, at random or by the seat
+    count). `when`: the option applies only while these other options have these values (and
+    is refused otherwise); `required`: it must then be given. `players`: the seat counts that
+    may set it."""
+
+    name: str
+    type: str
+    label: str
+    help: str
+    default: Any
+    choices: list[Any]
+    min: int
+    max: int
+    when: dict[str, Any]
+    required: bool
+    players: list[int]
 
 
 @dataclass(frozen=True)
@@ -69,6 +93,8 @@ class Game:
     # Options that fix what the rules keep hidden (a deck's order, a draw pile, the answers):
     # while a match is live the lobby names them but never shows their values.
     secret_options: frozenset[str] = frozenset()
+    # Every option the game takes (`initial` refuses any other), in the order a form shows them.
+    options: tuple[OptionSpec, ...] = ()
     # How to read a log written under an older `rules_version`: upcasters[v] turns one event
     # written under version v into the events version v + 1 would have written (a rename, a new
     # field's old default...). A finished match thus keeps replaying after its engine changes.

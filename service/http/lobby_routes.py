@@ -17,7 +17,8 @@ from service.http.answers import guarded, json
 from service.http.guards import json_body, seat_token
 from service.http.readers import reader, visible_seq
 from service.http.summary import MATCH_STATES, summary
-from service.match.lobby import Lobby, LobbyError, new_spectator_key
+from service.match import rematch
+from service.match.lobby import Lobby, LobbyError, new_secret
 from service.match.players import Players
 from service.match.ratings import Ratings
 from service.ops.limits import Limits
@@ -31,6 +32,7 @@ CREATE_FIELDS = (
     "options",
     "listed",
     "turn_seconds",
+    "time_control",
     "absent",
     "bots",
     "spectators",
@@ -59,6 +61,8 @@ class LobbyRoutes:
             Route("/api/matches", guarded(self.list_matches), methods=["GET"]),
             Route("/api/matches/{match}", guarded(self.get_match)),
             Route("/api/matches/{match}/seats", guarded(self.take_seat), methods=["POST"]),
+            Route("/api/matches/{match}/rematch", guarded(self.accept_rematch), methods=["POST"]),
+            Route("/api/matches/{match}/rematch/decline", guarded(self.decline_rematch), methods=["POST"]),
         ]
 
     def creation_room(self, request: Request) -> Callable[[], None]:
@@ -76,7 +80,8 @@ class LobbyRoutes:
 
     async def games(self, request: Request) -> Response:
         return json([{"id": g.id, "name": g.name, "min_players": g.min_players,
-                      "max_players": g.max_players, "rules_version": g.rules_version}
+                      "max_players": g.max_players, "rules_version": g.rules_version,
+                      "options": [{**o, "secret": o["name"] in g.secret_options} for o in g.options]}
                      for g in map(get_game, GAMES)])
 
     async def view_schema(self, request: Request) -> Response:
@@ -101,17 +106,22 @@ class LobbyRoutes:
         # The spectator options (SPEC 2.4): a private match is unlisted unless the body says
         # otherwise (which the lobby refuses), and a "link" match's key is made here, shown once.
         spectators = body.get("spectators")
-        key = new_spectator_key() if spectators == "link" else None
-        rec = await lobby.create(body.get("game"), body.get("players"), body.get("options"),
+        key = new_secret() if spectators == "link" else None
+        players = body.get("players")
+        # One invite per seat, shown only here (a bot's seat is taken at once: its invite opens nothing).
+        invites = [new_secret() for _ in range(players)] if isinstance(players, int) and 0 < players <= 64 else None
+        rec = await lobby.create(body.get("game"), players, body.get("options"),
                                  body.get("listed", spectators in (None, "public")), turn_seconds=body.get("turn_seconds"),
                                  absent=body.get("absent", "bot"), bots=body.get("bots"),
                                  spectators=spectators, spectator_delay=body.get("spectator_delay"),
-                                 spectator_key=key)
+                                 spectator_key=key, invites=invites, time_control=body.get("time_control"))
         counted()
         # (the creator holds no seat: with bots in every seat, it reads as the public audience)
         out = summary(rec, await visible_seq(lobby, rec, None) if rec.bots else 0)
         if key is not None:
             out["spectator_key"] = key
+        out["invites"] = [{"seat": s.seat, "invite": secret} for s, secret in zip(rec.seats, invites or [], strict=False)
+                          if not s.taken]
         return json(out, 201)
 
     async def list_matches(self, request: Request) -> Response:
@@ -151,5 +161,17 @@ class LobbyRoutes:
         if credential is not None and (not isinstance(credential, str) or not 0 < len(credential) <= 4096):
             raise LobbyError("bad_field", "player_key must be a player key or an app's token (a string)")
         player = await self.players().authenticate(credential) if credential else None
-        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), chosen, player)
+        seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), chosen, player,
+                                                   invite=body.get("invite"))
         return json({"match": match, "seat": seat, "token": token}, 201)
+
+    async def accept_rematch(self, request: Request) -> Response:
+        """Ask for the finished match's rematch, or accept it: the new seat and its token."""
+        await json_body(request, self.limits)  # (no fields: the seat is the token's)
+        return json(await rematch.accept(self.lobby(), request.path_params["match"], seat_token(request)), 201)
+
+    async def decline_rematch(self, request: Request) -> Response:
+        await json_body(request, self.limits)
+        lobby = self.lobby()
+        rec = await rematch.decline(lobby, request.path_params["match"], seat_token(request))
+        return json(summary(rec, await lobby.store.last_seq(rec.id)))

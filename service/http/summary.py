@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.games import get_game
-from service.match.lobby import open_hand
+from service.match.lobby import open_hand, same_clock
+from service.match.rematch import answers
 from service.store import MatchRecord
 
 MATCH_STATES = ("open", "live", "finished", "diverged")
@@ -25,9 +26,12 @@ def summary(rec: MatchRecord, seq: int | None = None) -> dict[str, Any]:
         # the parent's seed is public once the parent is finished, which a fork requires
         "seed_sha256": rec.seed_sha256, "forked_from": rec.forked_from,
         "open_hand": open_hand(rec),
-        "turn_seconds": rec.turn_seconds, "absent": rec.absent,
+        "turn_seconds": rec.turn_seconds, "time_control": same_clock(rec), "absent": rec.absent,
         "bots": [{"seat": seat, "strength": strength} for seat, strength in enumerate(rec.bots or []) if strength is not None],
         "spectators": rec.spectators, "spectator_delay": rec.spectator_delay,
+        # the match that follows this one, and the one this one follows with each seat's answer
+        "rematch": rec.links.get("rematch"),
+        "rematch_of": {"match": rec.rematch_of["match"], "seats": answers(rec)} if rec.rematch_of else None,
     }
     if seq is not None:
         out["seq"] = seq

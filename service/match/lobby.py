@@ -24,6 +24,7 @@ from service.games.interface import upcast
 from service.games.preamble import normalized
 from service.games.redealt import REDEAL
 from service.match import replay
+from service.match import time_control as clocks
 from service.match.committed import system_move_id
 from service.match.presence import PresencePoller
 from service.match.ratings import Ratings
@@ -65,9 +66,9 @@ def bot_player(strength: int) -> str:
     return f"bot:strength-{strength}"
 
 
-def new_spectator_key() -> str:
-    """A private match's spectator link secret: 256 random bits, shown once to its creator; the
-    store keeps only its sha256, like a seat token's."""
+def new_secret() -> str:
+    """A link's secret (a private match's spectator key, a seat's invite): 256 random bits, shown
+    once to the match's creator; the store keeps only its sha256, like a seat token's."""
     return secrets.token_urlsafe(32)
 
 
@@ -100,6 +101,14 @@ def _bot_seats(bots: Any, players: int) -> list[int | None] | None:
     return out
 
 
+def same_clock(record: MatchRecord) -> dict[str, Any] | None:
+    """The time control a match's fork or rematch keeps (a record from before time controls: its
+    `turn_seconds`)."""
+    if record.time_control is None and record.turn_seconds:
+        return {"type": "per_move", "seconds": record.turn_seconds}
+    return record.time_control
+
+
 def open_hand(record: MatchRecord) -> bool:
     """Whether what this fork's seats cannot see may be read in its origin's public log: an
     exact continuation, or a fork from seq 0 whose options fix chance (a stacked deck), since
@@ -110,6 +119,24 @@ def open_hand(record: MatchRecord) -> bool:
     fixed = any(k in get_game(record.game).secret_options for k in record.options)
     return bool(origin.get("exact")) or (origin.get("seq") == 0 and fixed)
 
+
+def invited_seat(record: MatchRecord, invite: Any) -> int:
+    """The seat `invite` opens in `record` (LobbyError 403 `bad_invite` if none)."""
+    if not isinstance(invite, str) or not invite:
+        raise LobbyError("bad_field", "invite must be the secret of a seat's invite link")
+    digest = hash_token(invite)
+    for seat, held in enumerate(record.invite_hashes or []):
+        if held is not None and hmac.compare_digest(held, digest):
+            return seat
+    raise LobbyError("bad_invite", f"this invite opens no seat of match {record.id}", 403)
+
+
+def reserved_seats(record: MatchRecord) -> set[int]:
+    """A rematch's seats still waiting for their players to accept or decline: nobody else may
+    take them. A declined seat is free for anyone; a bot's seat is taken from the start."""
+    if record.rematch_of is None:
+        return set()
+    return {s.seat for s in record.seats if not s.taken and f"declined:{s.seat}" not in record.links}
 
 @dataclass
 class Forked:
@@ -175,10 +202,13 @@ class Lobby:
                      forked_from: dict[str, Any] | None = None, turn_seconds: Any = None,
                      commits: Sequence[Commit] = (), absent: Any = "bot", bots: Any = None,
                      seed: str | None = None, spectators: Any = None, spectator_delay: Any = None,
-                     spectator_key: str | None = None) -> MatchRecord:
+                     spectator_key: str | None = None, invites: Sequence[str] | None = None,
+                     rematch_of: dict[str, Any] | None = None, time_control: Any = None) -> MatchRecord:
         """A new match. `spectators` ("public", "link", "off") and `spectator_delay` are the
         spectator options (SPEC 2.4); a "link" match needs the `spectator_key` its creator is
-        given (new_spectator_key), of which only the hash is stored."""
+        given (new_secret), of which only the hash is stored. `invites`: one secret per
+        seat (new_secret), shown once to the creator; each takes its seat (take_seat), and only
+        their hashes are stored. `rematch_of`: see service/match/rematch.py."""
         if not isinstance(game_id, str):
             raise LobbyError("bad_field", f"game must be a string, one of: {', '.join(GAMES)}")
         if not playable(game_id):
@@ -196,6 +226,10 @@ class Lobby:
                                          or not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS):
             raise LobbyError("bad_field", f"turn_seconds must be an integer from {MIN_TURN_SECONDS} "
                              f"to {MAX_TURN_SECONDS}, or null for no clock")
+        try:
+            tc = clocks.parse(time_control, turn_seconds)
+        except clocks.TimeControlError as exc:
+            raise LobbyError("bad_field", str(exc)) from None
         if absent not in ABSENT_POLICIES:
             raise LobbyError("bad_field", f"absent must be one of: {', '.join(ABSENT_POLICIES)}")
         try:
@@ -221,10 +255,13 @@ class Lobby:
         record = MatchRecord(
             id=new_match_id(), game=game_id, players=players, options=options, listed=listed,
             seed=seed, seed_sha256=seed_commitment(seed), created=int(time.time() * 1000),
-            forked_from=forked_from, turn_seconds=turn_seconds, rules_version=game.rules_version,
+            forked_from=forked_from, turn_seconds=clocks.per_move_seconds(tc), time_control=tc,
+            rules_version=game.rules_version,
             absent=absent, bots=strengths, bot_seed=new_seed(), spectators=mode,
             spectator_key_hash=hash_token(spectator_key) if spectator_key is not None else None,
             spectator_delay=delay, seats=[SeatRecord(seat=i) for i in range(players)],
+            invite_hashes=[hash_token(i) for i in invites] if invites is not None else None,
+            rematch_of=rematch_of,
         )
         for seat, strength in enumerate(strengths or ()):
             if strength is not None:
@@ -290,11 +327,11 @@ class Lobby:
             copied.append(Commit(seq=seq + 1, seat=None, command=command, events=events,
                                  move_id=system_move_id(REDEAL), ts=int(time.time() * 1000)))
         origin = {"match": match_id, "seq": seq, "seed": source.seed, "exact": exact}
-        key = new_spectator_key() if source.spectators == "link" else None
+        key = new_secret() if source.spectators == "link" else None
         if name is not None and (not isinstance(name, str) or len(name) > 40):
             raise LobbyError("bad_field", "name must be a string of at most 40 characters")
         rec = await self.create(source.game, source.players, source.options, listed, forked_from=origin,
-                                turn_seconds=source.turn_seconds, commits=copied, absent=source.absent,
+                                time_control=same_clock(source), commits=copied, absent=source.absent,
                                 bots=bots, seed=seed, spectators=source.spectators,
                                 spectator_delay=source.spectator_delay, spectator_key=key)
         token = None
@@ -305,12 +342,15 @@ class Lobby:
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, match_id: str, seat: Any = None, name: Any = None,
-                        token: str | None = None, player: PlayerRecord | None = None) -> tuple[int, str]:
-        """Claim a seat; return it and its token. `token`: the one the client chose (SPEC 2.7),
-        else a new one. A token that already holds a seat of the match is answered that seat:
-        the same request again, whose answer was lost (a crash, the store unreachable).
-        `player`: the seat is that player's (kept with the seat, and written into the start
-        commit, so the log says who played); None: a guest.
+                        token: str | None = None, player: PlayerRecord | None = None, invite: Any = None,
+                        reserved_ok: bool = False) -> tuple[int, str]:
+        """Claim a seat (the one asked for, the one `invite` opens, or any free one); return it and
+        its token. `token`: the one the client chose (SPEC 2.7), else a new one. A token that
+        already holds a seat of the match is answered that seat: the same request again, whose
+        answer was lost (a crash, the store unreachable). `player`: the seat is that player's
+        (kept with the seat, and written into the start commit, so the log says who played);
+        None: a guest. A rematch's seats wait for their players (reserved_seats) unless
+        `reserved_ok` (their answer).
 
         Claiming the last seat starts the match in the same atomic write (store.claim_seat), so
         no failure anywhere leaves a full match that never started."""
@@ -319,11 +359,19 @@ class Lobby:
             raise LobbyError("bad_field", "name must be a string of at most 40 characters")
         if player is not None and name is None:
             name = player.name
-        free = [s.seat for s in record.seats if not s.taken]
+        reserved = set() if reserved_ok else reserved_seats(record)
+        if invite is not None:
+            invited = invited_seat(record, invite)
+            if seat is not None and seat != invited:
+                raise LobbyError("bad_field", "this invite opens another seat; leave seat out")
+            seat, reserved = invited, set()
+        free = [s.seat for s in record.seats if not s.taken and s.seat not in reserved]
         if seat is None:
             candidates = free
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.players:
             raise LobbyError("bad_field", f"seat must be an integer from 0 to {record.players - 1}")
+        elif seat in reserved and not record.seats[seat].taken:
+            raise LobbyError("seat_reserved", f"seat {seat} waits for its player's answer to the rematch", 409)
         else:
             candidates = [seat]
         token = token or secrets.token_urlsafe(32)
@@ -359,6 +407,8 @@ class Lobby:
         await self._started(match_id)  # a full match that never started (an older server's) starts now
         if seat is not None:
             raise LobbyError("seat_taken", f"seat {seat} is taken", 409)
+        if reserved:
+            raise LobbyError("seat_reserved", "the free seats of this rematch wait for their players' answers", 409)
         raise LobbyError("match_full", "every seat of this match is taken", 409)
 
     async def _start_commit(self, record: MatchRecord) -> Commit | None:

@@ -198,6 +198,7 @@ class MatchRuntime:
         if self.delayed is not None:
             self.delayed.on_commit(at)
         self.legal.on_commit(at)
+        await self.clock.load(self.store)
         self.clock.on_commit(at)
         self.bots.on_commit(at)
 

@@ -135,7 +135,7 @@ class MatchRecord:
     seed_sha256: str
     created: int
     forked_from: dict[str, Any] | None = None
-    turn_seconds: int | None = None  # the turn clock; None: no clock
+    turn_seconds: int | None = None  # the turn clock's seconds per move; None: none (or a Fischer clock)
     # The game's rules version and the event schema when the match was created: its log is
     # always folded as written under them (records from before this field: version 1).
     rules_version: int = 1
@@ -154,11 +154,24 @@ class MatchRecord:
     seats: list[SeatRecord] = field(default_factory=list)
     # Set when a node found the log shorter than what it had seen (LogRewound): what it knew.
     diverged: dict[str, Any] | None = None
+    # Per seat, the sha256 of its invite secret (a one-time link that takes that seat; None: a
+    # bot's seat, or a match made before invites). Like seat tokens, the secrets are never kept.
+    invite_hashes: list[str | None] | None = None
+    # A rematch: the finished match it follows, and for each of its seats the seat it had there
+    # (service/match/rematch.py). Fixed when the match is made.
+    rematch_of: dict[str, Any] | None = None
+    # The time control (service/match/time_control.py); None: no clock. A match made before it
+    # was recorded has only `turn_seconds` (per move).
+    time_control: dict[str, Any] | None = None
+    # Facts set once after creation, each at most once whoever races (EventStore.set_link):
+    # "rematch" (the match that follows this one), "declined:<seat>" (a rematch seat refused).
+    links: dict[str, str] = field(default_factory=dict)
 
     def pack(self) -> bytes:
         data = asdict(self)
         del data["seats"]  # seats live apart, so that claiming one is a single atomic write
         del data["diverged"]  # kept apart too: a node sets it without rewriting the record
+        del data["links"]  # each set apart, once (set_link)
         return msgpack.packb(data, use_bin_type=True)
 
     @classmethod
@@ -219,6 +232,11 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         """Record that the match's log went backwards (`info`: what was seen), or clear it (None)."""
+
+    @abc.abstractmethod
+    async def set_link(self, match_id: str, name: str, value: str) -> str:
+        """Set the match's link `name` to `value` unless it has one already; return the value it
+        holds now (the first writer's, when two race)."""
 
     @abc.abstractmethod
     async def count_diverged(self) -> int:

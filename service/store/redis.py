@@ -103,7 +103,8 @@ POOL_WAIT_S = 20
 MATCHES = "th:matches"
 ALL_MATCHES = "th:all"  # every match, unlisted too, by creation time (the admin API, retention)
 DIVERGED = "th:diverged"  # the ids of matches marked diverged: /health counts them (SCARD)
-MATCH_KEYS = ("meta", "seats", "fin", "diverged", "log", "snap", "snapseq", "presence", "refused", "refusals", "analysis")
+MATCH_KEYS = ("meta", "seats", "fin", "diverged", "links", "log", "snap", "snapseq", "presence", "refused",
+              "refusals", "analysis")
 
 
 def _key(match_id: str, part: str) -> str:
@@ -189,7 +190,8 @@ class RedisStore(EventStore):
             p.hgetall(_key(match_id, "seats"))
             p.get(_key(match_id, "fin"))
             p.get(_key(match_id, "diverged"))
-            meta, seats_raw, fin, diverged = await p.execute()
+            p.hgetall(_key(match_id, "links"))
+            meta, seats_raw, fin, diverged, links = await p.execute()
         if meta is None:
             return None
         taken = {int(k): msgpack.unpackb(v, raw=False) for k, v in seats_raw.items()}
@@ -206,6 +208,7 @@ class RedisStore(EventStore):
             rec.result = msgpack.unpackb(fin, raw=False)
         if diverged is not None:
             rec.diverged = msgpack.unpackb(diverged, raw=False)
+        rec.links = {k.decode(): v.decode() for k, v in links.items()}
         return rec
 
     @_guard
@@ -360,6 +363,13 @@ class RedisStore(EventStore):
         # Equal scores sort by member: (ts, id), as on SQLite.
         rows = await self._r.zrange(f"th:finished:{game}", 0, -1, withscores=True)
         return [(int(ts), m.decode()) for m, ts in rows]
+    @_guard
+    async def set_link(self, match_id: str, name: str, value: str) -> str:
+        async with self._r.pipeline(transaction=True) as p:
+            p.hsetnx(_key(match_id, "links"), name, value)
+            p.hget(_key(match_id, "links"), name)
+            _, held = await p.execute()
+        return str(held.decode())
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:

@@ -196,6 +196,10 @@ class ClusterStore(RedisStore):
     async def mark_diverged(self, match_id: str, info: dict[str, Any] | None) -> None:
         await self._retry(super().mark_diverged, match_id, info)
 
+    async def set_link(self, match_id: str, name: str, value: str) -> str:
+        # (a retried HSETNX that had landed answers the value it set: the same result)
+        return await self._retry(super().set_link, match_id, name, value)
+
     async def count_diverged(self) -> int:
         return await self._retry(super().count_diverged)
 

@@ -54,6 +54,10 @@ CREATE TABLE IF NOT EXISTS log (
 CREATE TABLE IF NOT EXISTS diverged (
     match TEXT PRIMARY KEY, info BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS links (
+    match TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (match, name)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS rejections (
     match TEXT NOT NULL, id TEXT NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL,
     code TEXT NOT NULL, message TEXT NOT NULL,
@@ -175,6 +179,7 @@ class SqliteStore(EventStore):
         rec.result = msgpack.unpackb(row[2], raw=False) if row[2] is not None else None
         div = self._db.execute("SELECT info FROM diverged WHERE match = ?", (match_id,)).fetchone()
         rec.diverged = msgpack.unpackb(div[0], raw=False) if div else None
+        rec.links = dict(self._db.execute("SELECT name, value FROM links WHERE match = ?", (match_id,)).fetchall())
         return rec
 
     async def get_match(self, match_id: str) -> MatchRecord | None:
@@ -248,8 +253,8 @@ class SqliteStore(EventStore):
         def go() -> None:
             with _tx(self._db, immediate=True):
                 self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
-                for table in ("seats", "log", "diverged", "snapshots", "rejections", "analyses", "player_matches",
-                              "finished"):
+                for table in ("seats", "log", "diverged", "links", "snapshots", "rejections", "analyses",
+                              "player_matches", "finished"):
                     self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
         await self._run(go)
 
@@ -265,6 +270,16 @@ class SqliteStore(EventStore):
         blob = msgpack.packb(info, use_bin_type=True)
         await self._run(lambda: self._db.execute(
             "INSERT OR REPLACE INTO diverged (match, info) VALUES (?, ?)", (match_id, blob)))
+
+    async def set_link(self, match_id: str, name: str, value: str) -> str:
+        def go() -> str:
+            with _tx(self._db, immediate=True):
+                self._db.execute("INSERT OR IGNORE INTO links (match, name, value) VALUES (?, ?, ?)",
+                                 (match_id, name, value))
+                row = self._db.execute("SELECT value FROM links WHERE match = ? AND name = ?",
+                                       (match_id, name)).fetchone()
+                return str(row[0])
+        return await self._run(go)
 
     async def count_diverged(self) -> int:
         return int(await self._run(lambda: self._db.execute("SELECT COUNT(*) FROM diverged").fetchone()[0]))

@@ -3,7 +3,7 @@
 - While a match is live, no summary (`GET /api/matches`, `GET /api/matches/{id}`, the create
   and fork answers) carries an option that fixes chance, nor the seed; the summary only names the
   options that were fixed. After the end, options and seed are public with the log.
-- Seat tokens and spectator keys are stored only as their sha256: neither the Redis keys nor the
+- Seat tokens, spectator keys and seat invites are stored only as their sha256: neither the Redis keys nor the
   SQLite rows hold one, whatever their encoding.
 
 The options that fix chance are listed here from each game's doc ("options that fix chance"),
@@ -185,6 +185,10 @@ async def test_the_store_holds_token_hashes_never_tokens(server, store_url, tmp_
         private = (await client.http.post("/api/matches", json={"game": "khan", "players": 2,
                                                                "spectators": "link"})).json()
         tokens.append(private["spectator_key"])
+        # and so are the invites of each seat (SPEC 2.4), used or not
+        invited = (await client.http.post("/api/matches", json={"game": "khan", "players": 2})).json()
+        tokens += [i["invite"] for i in invited["invites"]]
+        await client.take_seat(invited["match"], invite=invited["invites"][1]["invite"])
         live = await client.match(mid)
         assert live["state"] == "live" and "seed" not in live
         store = open_store(store_url)

@@ -11,7 +11,9 @@ the state the example needs (SETUP)."""
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -27,6 +29,8 @@ import yaml
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 from starlette.routing import Mount, Route
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
 from service.app import create_app
 from service.ops.limits import Limits
@@ -42,19 +46,22 @@ PLACEHOLDER = "Xq3vN8kPz2Lm"  # the match id of SPEC 2's examples
 METHODS = ("get", "put", "post", "delete", "patch", "options", "head", "trace")
 
 # The state of the match each example's call is made on, where its path names the placeholder:
-# fresh (no seat taken), half (seat 0 taken), live (every seat taken), finished, or analysed
-# (finished, and its analysis made: the server runs with analysis on).
+# fresh (no seat taken), half (seat 0 taken), live (every seat taken), finished (by bots), analysed
+# (finished, and its analysis made: the server runs with analysis on), played (to its end by
+# seats holding tokens) or rematch_asked (played, and seat 0 asked for a rematch).
 SETUP = {
-    "get": "fresh", "take_seat": "fresh", "take_seat_bad": "fresh", "match_reference": "fresh",
+    "get": "fresh", "take_seat": "fresh", "take_seat_bad": "fresh", "take_seat_bad_invite": "fresh", "match_reference": "fresh",
     "take_seat_second": "half", "take_seat_taken": "half",
     "take_seat_full": "live", "log_live": "live", "replay_live_seat": "live", "replay_own_seat": "live",
     "fork_live": "live",
     "log": "finished", "record": "finished", "record_live": "live", "replay": "finished", "replay_bad_seq": "finished", "fork": "finished",
     "fork_bad_seq": "finished", "analysis": "analysed", "analysis_live": "live",
     "admin_export": "finished", "admin_delete": "fresh", "admin_delete_live": "live", "admin_unauthorized": "fresh",
+    "rematch": "played", "rematch_live": "live", "rematch_without_token": "played",
+    "rematch_decline": "rematch_asked", "rematch_decline_none": "played",
 }
 # The examples whose call carries a seat's token (security scheme seatToken), by seat.
-SEAT_TOKEN = {"replay_own_seat": 1}
+SEAT_TOKEN = {"replay_own_seat": 1, "rematch": 0, "rematch_live": 0, "rematch_decline": 1, "rematch_decline_none": 1}
 PLAYER = "pL4yEr9Ex4mp"  # the player id of SPEC 2.15's examples: replaced by a player of this server
 # The examples whose call carries that player's key (security scheme playerKey).
 PLAYER_KEY = {"me"}
@@ -163,8 +170,8 @@ def test_every_http_error_code_of_spec_is_in_the_document():
 
 def test_the_summary_and_create_schemas_have_the_fields_of_spec_2_1_and_2_4():
     """SPEC 2.1's summary table is the summary schema's fields (those SPEC says come only once
-    finished, and `seq`, which lists leave out, not required; `spectator_key`, which SPEC 2.4 puts
-    in the answer that creates a private match, besides); SPEC 2.4's table is the create body's
+    finished, and `seq`, which lists leave out, not required; `spectator_key` and `invites`, which
+    SPEC 2.4 puts in the answer that creates a match, besides); SPEC 2.4's table is the create body's
     fields, and no other field is allowed (SPEC 2: `unknown_field`)."""
     spec = (ROOT / "protocol" / "SPEC.md").read_text(encoding="utf-8")
     doc = document()
@@ -172,8 +179,9 @@ def test_the_summary_and_create_schemas_have_the_fields_of_spec_2_1_and_2_4():
     assert summary
     rows = re.findall(r"^\| `([a-z_0-9]+)` \| [^|]* \| (.*) \|$", summary.group(0), re.M)
     fields = resolve(doc, doc["components"]["schemas"]["MatchFields"])
-    assert set(fields["properties"]) == {name for name, _ in rows} | {"spectator_key"}
+    assert set(fields["properties"]) == {name for name, _ in rows} | {"spectator_key", "invites"}
     assert "the create answer carries `spectator_key`" in " ".join(spec.split())
+    assert "The answer, and no other, also has `invites`" in " ".join(spec.split())
     later = {name for name, meaning in rows if meaning.startswith("only once finished")}
     assert later == {"seed", "bot_seed", "result"}
     # fields SPEC gives to one route only (`ratings`: the summary of one finished match, 2.16)
@@ -293,6 +301,16 @@ class Matches:
             self._finished = got
         return self._finished
 
+    def played(self) -> dict[str, Any]:
+        """A new match its two seats played to the end with random moves (their tokens kept)."""
+        match = self.create()
+        for seat in (0, 1):
+            self.take(match, seat)
+        asyncio.run(_play_out(str(self.http.base_url), match, self.tokens[match]))
+        got = self.http.get(f"/api/matches/{match}").json()
+        assert got["state"] == "finished", got
+        return got
+
     def in_state(self, state: str) -> dict[str, Any]:
         if state == "finished":
             return self.finished()
@@ -303,10 +321,27 @@ class Matches:
                 assert time.monotonic() < deadline, "the analysis was not made"
                 time.sleep(0.2)
             return got
+        if state in ("played", "rematch_asked"):
+            got = self.played()
+            if state == "rematch_asked":
+                token = self.tokens[got["match"]][0]
+                r = self.http.post(f"/api/matches/{got['match']}/rematch", headers={"Authorization": f"Bearer {token}"})
+                assert r.status_code == 201, r.text
+            return got
         match = self.create()
         for seat in {"fresh": (), "half": (0,), "live": (0, 1)}[state]:
             self.take(match, seat)
         return self.http.get(f"/api/matches/{match}").json()
+
+
+async def _play_out(url: str, match: str, tokens: dict[int, str]) -> None:
+    client = TeahouseClient(url)
+    conns = [await client.connect().open() for _ in tokens]
+    views = [await c.join(match, tokens[s]) for c, s in zip(conns, sorted(tokens), strict=True)]
+    await asyncio.gather(*[play_seat(c, v, random.Random(i)) for i, (c, v) in enumerate(zip(conns, views, strict=True))])
+    for c in conns:
+        await c.close()
+    await client.aclose()
 
 
 @pytest.fixture(scope="module")

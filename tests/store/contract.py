@@ -150,6 +150,20 @@ class StoreContract:
         assert got is not None and got.finished
         assert (got.spectators, got.spectator_key_hash, got.spectator_delay) == ("link", "key-hash", {"seconds": 30})
 
+    async def test_links_are_set_once_whoever_races_and_kept_with_the_match(self, store):
+        rec = record("linked", players=2)
+        rec.invite_hashes, rec.rematch_of = ["h0", None], {"match": "before", "from_seats": [1, 0]}
+        await store.create_match(rec)
+        held = await asyncio.gather(*[store.set_link("linked", "rematch", f"m{i}") for i in range(8)])
+        assert len(set(held)) == 1 and held[0] in {f"m{i}" for i in range(8)}, held
+        assert await store.set_link("linked", "declined:0", "1") == "1"
+        got = await store.get_match("linked")
+        assert got.links == {"rematch": held[0], "declined:0": "1"}
+        assert (got.invite_hashes, got.rematch_of) == (["h0", None], {"match": "before", "from_seats": [1, 0]})
+        await store.delete_match("linked")
+        await store.create_match(record("linked", players=2))
+        assert (await store.get_match("linked")).links == {}, "a deleted match's links go with it"
+
     async def test_match_records_and_seat_claims(self, store):
         await store.create_match(record("r1", players=2))
         await store.create_match(record("r2", listed=False))

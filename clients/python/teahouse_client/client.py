@@ -101,6 +101,7 @@ class MatchView:
         self.presence: dict[str, Any] | None = None
         self.finished: dict[str, Any] | None = None
         self.deadline: int | None = None  # the turn clock, ms since the epoch (None: no clock)
+        self.banks: list[int] | None = None  # a Fischer clock's time left per seat at `deadline`'s seq (ms)
         self.resyncs = 0
         # The latest commit's sentences, and (seq, sentences) of every commit seen live on this
         # connection (a resync's full view brings no words: read GET .../replay's `log` for those).
@@ -549,6 +550,7 @@ class Connection:
             await mv._notify("presence")
         elif kind == "clock" and mv is not None:
             mv.deadline = msg["deadline"]
+            mv.banks = msg.get("banks")
             await mv._notify("clock")
         elif kind == "finished" and mv is not None:
             mv.finished = msg
@@ -603,21 +605,28 @@ class TeahouseClient:
 
     async def create_match(self, game: str, players: int, options: dict[str, Any] | None = None,
                            listed: bool = True, turn_seconds: int | None = None, absent: str = "bot",
-                           bots: dict[int, int] | None = None) -> dict[str, Any]:
+                           bots: dict[int, int] | None = None,
+                           time_control: dict[str, Any] | None = None) -> dict[str, Any]:
         """Create a match; returns its summary (`match` is its id). With `turn_seconds`, a seat
         that does not move in time has a move played for it: by a bot (`absent="bot"`), at
         random (`"random"`) or its first legal move (`"first"`). `bots` maps seats to the
-        strength (0-5) of a server bot that plays it (SPEC 2.4)."""
+        strength (0-5) of a server bot that plays it (SPEC 2.4). `time_control` instead of
+        `turn_seconds`: {"type": "per_move", "seconds"}, {"type": "correspondence", "days"} or
+        {"type": "fischer", "bank_seconds", "increment_seconds"}."""
         body: dict[str, Any] = {"game": game, "players": players, "options": options or {}, "listed": listed,
                                 "turn_seconds": turn_seconds, "absent": absent}
         if bots:
             body["bots"] = [{"seat": seat, "strength": strength} for seat, strength in sorted(bots.items())]
+        if time_control is not None:
+            body["time_control"] = time_control
         return await self._call("POST", "/api/matches", json=body)
 
     async def take_seat(self, match: str, seat: int | None = None, name: str | None = None,
-                        token: str | None = None, player_key: str | None = None) -> dict[str, Any]:
-        """Take a seat (the lowest free one when `seat` is None): {match, seat, token}. Keep the
-        token: it is the only way to play the seat and is never shown again.
+                        token: str | None = None, player_key: str | None = None,
+                        invite: str | None = None) -> dict[str, Any]:
+        """Take a seat (the lowest free one when `seat` is None; the one an `invite` from the
+        match's creation opens): {match, seat, token}. Keep the token: it is the only way to
+        play the seat and is never shown again.
 
         The token is chosen here (or is `token`: 32 random bytes in base64url, or more), so the
         request is sent again, up to SEAT_RETRIES times a second apart, when the server cannot
@@ -630,9 +639,11 @@ class TeahouseClient:
         body: dict[str, Any] = {"seat": seat, "name": name}
         if player_key:
             body["player_key"] = player_key
+        if invite is not None:
+            body["invite"] = invite
         for attempt in range(SEAT_RETRIES + 1):
             try:
-                return await self._call("POST", path, json=body, headers={"Authorization": f"Bearer {token}"})
+                return await self._call("POST", path, json=body, headers=_bearer(token))
             except (ServerError, httpx.TransportError) as exc:
                 if attempt == SEAT_RETRIES or (isinstance(exc, ServerError) and exc.code != "store_unavailable"):
                     raise
@@ -662,6 +673,16 @@ class TeahouseClient:
     async def leaderboard(self, game: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         """A game's ratings, best first (SPEC 2.16): {game, total, offset, players}."""
         return await self._call("GET", f"/api/games/{_q(game)}/leaderboard", params={"offset": offset, "limit": limit})
+
+    async def rematch(self, match: str, token: str) -> dict[str, Any]:
+        """Ask for the rematch of finished `match`, or accept it, as the seat `token` holds
+        there (SPEC 2.18): {match, seat, token} of the new match. Keep the new token."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/rematch", headers=_bearer(token))
+
+    async def decline_rematch(self, match: str, token: str) -> dict[str, Any]:
+        """Decline the rematch of `match` as the seat `token` holds: that seat there opens to
+        anyone. Returns the rematch's summary."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/rematch/decline", headers=_bearer(token))
 
     async def match(self, match: str) -> dict[str, Any]:
         """One match's summary (SPEC 2.1)."""
@@ -701,7 +722,7 @@ class TeahouseClient:
         if seat is not None:
             params["seat"] = seat
         # The token goes in a header: a URL ends up in logs and histories.
-        headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+        headers = _bearer(token) if token is not None else {}
         return await self._call("GET", f"/api/matches/{_q(match)}/replay", params=params, headers=headers)
 
     async def fork(self, match: str, seq: int, exact: bool = False, *, listed: bool = False,
@@ -739,3 +760,8 @@ def _bearer(secret: str | None) -> dict[str, str]:
 
 def _q(part: str) -> str:
     return quote(str(part), safe="")
+
+
+def _bearer(token: str) -> dict[str, str]:
+    """A seat token travels in this header, never in a URL (SPEC 2)."""
+    return {"Authorization": f"Bearer {token}"}

@@ -16,7 +16,7 @@ import { h, seatLabel, SEAT_COLOURS, svg } from "../render.js";
 
 const CELL = 40;
 const PAD = 20; // room for the coordinates drawn along the top and the left
-const TERRAIN = { M: "#a39382", S: "#ecd48f", F: "#4f9a58", T: "#b9d3ae", K: "#c4ab8c", I: "#e6f2f7", R: "#4d8fd6" };
+export const TERRAIN = { M: "#a39382", S: "#ecd48f", F: "#4f9a58", T: "#b9d3ae", K: "#c4ab8c", I: "#e6f2f7", R: "#4d8fd6" };
 const ARROW = { N: "↑", NE: "↗", E: "→", SE: "↘", S: "↓", SW: "↙", W: "←", NW: "↖" };
 const RULER_COLOUR = {
   russian: "#8ecae6", seljuk: "#8d8d8d", ruler_3: "#7b4fa0", ruler_4: "#e07a1f",

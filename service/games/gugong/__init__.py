@@ -50,6 +50,19 @@ GAME = Game(
     secrets=secrets,
     commands=COMMANDS,
     secret_options=frozenset({"draw_pile", "dice", "travel_tokens", "decrees"}),
+    options=(
+        {"name": "start_player", "type": "seat", "label": "First player", "default": None,
+         "help": "the seat that starts (default: chosen at random)"},
+        {"name": "random_start_hands", "type": "boolean", "label": "Expert variant", "default": False,
+         "help": "4 random starting-set cards each instead of the fixed sets"},
+        {"name": "dice", "type": "json", "label": "Dice", "help": "per day, null (roll) or the 3 faces in die order"},
+        {"name": "location_cards", "type": "json", "label": "Location cards",
+         "help": "a map of each location to one of the 7 location cards"},
+        {"name": "draw_pile", "type": "json", "label": "Draw pile", "help": "the 11 draw-pile cards, top first"},
+        {"name": "travel_tokens", "type": "json", "label": "Travel tokens",
+         "help": "all 32 token ids: 12 to the cities in id order, then pile A, then pile B"},
+        {"name": "decrees", "type": "json", "label": "Decrees", "help": "the 6 decree ids in play, 2 per level"},
+    ),
     # Card faces, token kinds, decrees, the map and the board are public; only the order of
     # face-down stacks is secret, and that is not here.
     reference=lambda options, players: {"board": data.BOARD, "cards": data._cards, "tokens": data._tokens,

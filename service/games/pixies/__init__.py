@@ -36,6 +36,12 @@ GAME = Game(
     secrets=secrets,
     commands=COMMANDS,
     secret_options=frozenset({"deck_orders"}),
+    options=(
+        {"name": "first_player", "type": "seat", "label": "First player", "default": None,
+         "help": "the seat that takes the first card (default: chosen at random)"},
+        {"name": "deck_orders", "type": "json", "label": "Deck orders",
+         "help": "up to 3 lists of card ids, one per round: the top of that round's deck (for tutorials and tests)"},
+    ),
     reference=lambda options, players: _REFERENCE,
     narrator=Narrator(narrate.describe_move, narrate.describe_commit),
     redeal=redeal,
