@@ -187,6 +187,8 @@ async function route() {
 function playerContext() {
   return { name: () => store.name(), setName: (v) => { store.setName(v); const el = document.getElementById("my-name"); if (el) el.value = v; },
     tokens: (m) => store.tokens(m), toast, explain, games, gameName };
+}
+
 // -- links: invites, watching ------------------------------------------------------------------
 
 /** The address of a page of this client, for another device. */
@@ -508,8 +510,8 @@ function sayParams(params) {
   for (const [k, v] of Object.entries(params)) {
     const named = (x) => {
       if (x && typeof x === "object" && typeof x.text === "string") return words({ text: x.text, msg: x }); // a sentence
-      if (typeof x !== "string") return x;
       if (cardName && /^cards?$/.test(k)) return cardName(x);
+      if (typeof x !== "string") return x;
       if (k === "move") return tOr(`move.${x}`, {}, x.replace(/_/g, " ")); // a command's type
       return x;
     };
@@ -1003,6 +1005,7 @@ async function matchScreen(matchId, params) {
         game.finished ? h("p.muted.mono", { style: "font-size: .75rem; word-break: break-all" }, t("status.seed", { seed: game.finished.seed })) : null);
       const end = renderEnd(game.status, lastSeen.said, names(summary), mySeat);
       if (end) loadRatings();
+      if (end && ratings !== undefined) end.append(renderRatings(ratings, names(summary), mySeat));
       fill(ui.end, end, renderRematch());
       fill(ui.links, game.seq === 0 && !game.over ? renderWaiting() : null);
       fill(ui.log, renderLog(log.slice(-60), names(summary)));

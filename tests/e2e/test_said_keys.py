@@ -29,7 +29,10 @@ async def test_keys_come_to_those_who_ask_and_say_what_the_english_says(sqlite_s
     for view in (watcher_v1, bob):
         await view.wait_for(lambda g, seq=seq: g.seq >= seq)
     # Pixies: a card taken onto an empty area goes face up on the cell of its number
-    expected = {"key": "pixies.taken_face_up", "params": {"who": "Alice", "card": move["card"], "cell": CARDS[move["card"]]["number"]}}
+    card = CARDS[move["card"]]
+    face = {"colour": card["colour"], "number": card["number"], "spirals": card["spirals"], "crosses": card["crosses"],
+            "condition": card["condition"]["colour"] if card["condition"] else None}  # SPEC 3.14: a face, never the id
+    expected = {"key": "pixies.taken_face_up", "params": {"who": "Alice", "card": face, "cell": card["number"]}}
     assert alice.said_keys[0] == expected and alice.said[0].startswith("Alice takes ")
     assert watcher_v1.said_keys == alice.said_keys and watcher_v1.said == alice.said
     # the connection that did not ask has the sentences only, and no key on the wire

@@ -761,7 +761,3 @@ def _bearer(secret: str | None) -> dict[str, str]:
 def _q(part: str) -> str:
     return quote(str(part), safe="")
 
-
-def _bearer(token: str) -> dict[str, str]:
-    """A seat token travels in this header, never in a URL (SPEC 2)."""
-    return {"Authorization": f"Bearer {token}"}

@@ -15,10 +15,11 @@ function describe(id) {
     has_condition: c.condition?.colour ? 1 : 0, condition: c.condition?.colour ? colour(c.condition.colour) : "" });
 }
 
-/** A card's short name in the reader's language ("Blue 4"), for the server's sentences. */
-function cardName(id) {
-  const c = CARDS[id];
-  return c ? t("pixies.card_name", { number: c.number, colour: colour(c.colour) }) : id;
+/** A card's short name in the reader's language ("Blue 4"), for the server's sentences: from
+ * its id, or from the face a sentence's parameters give (SPEC 3.14). */
+function cardName(card) {
+  const c = typeof card === "string" ? CARDS[card] : card;
+  return c?.colour ? t("pixies.card_name", { number: c.number, colour: colour(c.colour) }) : String(card);
 }
 
 /** One card, face up: colour, number, spirals (✦), crosses (✕), condition (★ colour). */

@@ -28,6 +28,16 @@ def card_name(card_id: str) -> str:
     return f"{name} ({', '.join(extras)})" if extras else name
 
 
+def card_face(card_id: str) -> dict[str, object]:
+    """What a sentence's key parameters say of a card: its face, as the English sentence names
+    it, never its id (a card seen in the market may later lie face down, where its id is hidden;
+    its face was public when it was said)."""
+    card = CARDS[card_id]
+    condition = card["condition"]["colour"] if card["condition"] is not None else None
+    return {"colour": card["colour"], "number": card["number"], "spirals": card["spirals"], "crosses": card["crosses"],
+            "condition": condition}
+
+
 def describe_move(command: Command, view: View, seat: int, names: list[str]) -> str:
     card = str(command.get("card"))
     name = card_name(card)
@@ -61,7 +71,7 @@ def describe_commit(seat: int | None, command: Command, events: list[Event], nam
         elif kind == "market_revealed":
             cards = listing([card_name(c) for c in e["cards"]])
             said.append(Phrase("pixies.market_revealed", f"Turn {e['turn']}: the market shows {cards}.",
-                               turn=e["turn"], cards=list(e["cards"])))
+                               turn=e["turn"], cards=[card_face(c) for c in e["cards"]]))
         elif kind == "card_taken":
             said.append(_taken(e, names))
         elif kind == "area_filled":
@@ -79,18 +89,17 @@ def describe_commit(seat: int | None, command: Command, events: list[Event], nam
 def _taken(e: Event, names: list[str]) -> str:
     name, cell = who(names, e["seat"]), e["cell"]
     placement = e["placement"]
-    card = e.get("card")
     if placement == "face_up":
         return Phrase("pixies.taken_face_up", f"{name} takes {card_name(e['card'])} onto cell {cell}.",
-                      who=name, card=card, cell=cell)
+                      who=name, card=card_face(e["card"]), cell=cell)
     if placement == "on_face_down":
         return Phrase("pixies.taken_validating", f"{name} takes {card_name(e['card'])} onto cell {cell}, validating it.",
-                      who=name, card=card, cell=cell)
+                      who=name, card=card_face(e["card"]), cell=cell)
     if placement == "on_face_up":
         if e["keep"] == "new":
             return Phrase("pixies.taken_turning",
                           f"{name} takes {card_name(e['card'])} onto cell {cell}, turning the card there face down.",
-                          who=name, card=card, cell=cell)
+                          who=name, card=card_face(e["card"]), cell=cell)
         # The new card went face down: it is a back from now on, so it is not named.
         return Phrase("pixies.taken_under", f"{name} takes a card and slips it face down under the card on cell {cell}.",
                       who=name, cell=cell)
