@@ -608,7 +608,7 @@ async function matchScreen(matchId, params) {
     const left = Math.max(0, Math.ceil((game.deadline - Date.now()) / 1000));
     const who = (game.status.to_act ?? []).map((s) => (s === mySeat ? t("common.you") : seatLabel(s, names(summary))));
     const params = { left, time: duration(left * 1000), who: who.length ? list(who) : t("common.nobody") };
-    const banks = game.banks ? ` · ${fischerBanks().join(", ")}` : "";
+    const banks = game.banks ? ` · ${t("clock.banks")} ${list(fischerBanks())}` : "";
     return t(left === 0 ? "clock.out" : left >= 60 ? "clock.left_long" : "clock.left", params) + banks;
   }
   /** Under Fischer, each seat's bank now: those to act run down from the commit the clock
@@ -1055,8 +1055,8 @@ function clockWords(summary) {
   const tc = summary.time_control ?? (summary.turn_seconds ? { type: "per_move", seconds: summary.turn_seconds } : null);
   if (!tc) return null;
   if (tc.type === "fischer") return `Fischer ${duration(tc.bank_seconds * 1000)} + ${tc.increment_seconds} s`;
-  if (tc.type === "correspondence") return `${plural(tc.days, "day")} per move`;
-  return `${tc.seconds} s per move`;
+  if (tc.type === "correspondence") return t("clock.days_per_move", { n: tc.days });
+  return t("match.per_move", { seconds: tc.seconds });
 }
 
 /** A badge with the match's time control (every page that shows a match shows it). */
