@@ -33,9 +33,10 @@ test("a JS player plays a rated match against a bot and finds it in its history 
     await conn.move(m.match, moves[0]);
     await game.waitFor((g) => g.seq > seq || g.over, 30000);
   }
+  // `finished` follows the last patch (after the ratings fold): wait for it before closing
+  await game.waitFor((g) => g.finished !== null, 10000);
   await conn.close();
 
-  await game.waitFor((g) => g.finished !== null, 10000);
   const summary = await client.match(m.match);
   assert.deepEqual(game.finished.ratings, summary.ratings); // a rated match's finished tells the changes
   const log = await client.log(m.match);
