@@ -375,6 +375,8 @@ export class TeahouseClient {
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;
   reference(match: string): Promise<{ game: string; players: number; reference: Json }>;
   log(match: string, options?: { key?: string | null }): Promise<{ [field: string]: unknown }>;
+  /** A finished match's game record (SPEC 2.13) as its JSON Lines text. */
+  record(match: string): Promise<string>;
   /** A finished match's analysis (SPEC 2.14), or `{state: "queued", ...}` while it is made. */
   analysis(match: string, options?: { key?: string | null }): Promise<Analysis | AnalysisQueued>;
   replay(match: string, options?: { seq?: number | null; seat?: number | null; token?: string | null; key?: string | null }): Promise<{ [field: string]: unknown }>;

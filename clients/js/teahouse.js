@@ -907,6 +907,18 @@ export class TeahouseClient {
     return this._call("GET", withKey(`/api/matches/${encodeURIComponent(match)}/log`, key));
   }
 
+  /** A finished match's game record (SPEC 2.13): its JSON Lines text, as the file a third party
+   * checks without the server (`verifyChance` of "teahouse-client/verify", or `teahouse verify`). */
+  async record(match) {
+    const r = await this._fetch(`${this.url}/api/matches/${encodeURIComponent(match)}/record`, { method: "GET" });
+    if (r.status >= 400) {
+      let e = {};
+      try { e = (await r.json())?.error ?? {}; } catch { /* a body that is not JSON: the status says it */ }
+      throw new ServerError(e.code ?? `http_${r.status}`, e.message ?? `HTTP ${r.status}`);
+    }
+    return r.text();
+  }
+
   /** A finished match's analysis (SPEC 2.14): every seat's chance of winning at every commit and
    * the key moments; while it is being made, `{state: "queued", retry_after_s}` (ask again then).
    * A server that does not analyse answers the error `no_analysis`. */

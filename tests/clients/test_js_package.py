@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tests.clients.node import JS, NODE, NPM, js_dev_dependencies
 
-MODULES = ["teahouse", "msgpack", "v2"]
+MODULES = ["teahouse", "msgpack", "v2", "verify"]
 
 
 def package() -> dict:
@@ -23,10 +23,10 @@ def test_the_package_is_public_an_es_module_and_names_its_declarations():
     assert pkg.get("private") is not True
     assert pkg["name"] == "teahouse-client" and pkg["type"] == "module"
     assert pkg["types"] == "./teahouse.d.ts" and pkg["main"] == "./teahouse.js"
-    subpaths = {".": "teahouse", "./msgpack": "msgpack", "./v2": "v2"}
+    subpaths = {".": "teahouse", "./msgpack": "msgpack", "./v2": "v2", "./verify": "verify"}
     for subpath, module in subpaths.items():
         assert pkg["exports"][subpath] == {"types": f"./{module}.d.ts", "default": f"./{module}.js"}, subpath
-    # No runtime dependencies: the SDK is three modules; TypeScript is pinned for the check only.
+    # No runtime dependencies: the SDK is four modules; TypeScript is pinned for the check only.
     assert "dependencies" not in pkg
     assert set(pkg["devDependencies"]) == {"typescript"}
     lock = json.loads((JS / "package-lock.json").read_text())

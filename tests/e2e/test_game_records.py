@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from teahouse_client import TeahouseClient
+from teahouse_client import ServerError, TeahouseClient
 
 from service.games import GAMES, get_game
 from tests.support.server import ROOT, ServerProcess
@@ -60,6 +60,8 @@ async def _play_all(url: str) -> dict[str, list[dict]]:
                 assert r.status_code == 200, r.text
                 assert r.headers["content-type"].startswith("application/x-ndjson")
                 out[game_id] = [json.loads(line) for line in r.text.splitlines()]
+                # the SDK's record() is the same file, byte for byte
+                assert await client.record(m["match"]) == r.text
         return out
     finally:
         await client.aclose()
@@ -175,3 +177,7 @@ async def test_a_live_match_has_no_record(server):
         assert r.status_code == 409 and r.json()["error"]["code"] == "match_live"
         r = await http.get("/api/matches/nosuchmatch0/record")
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_match"
+    with pytest.raises(ServerError) as live:
+        await client.record(m["match"])
+    assert live.value.code == "match_live"
+    await client.aclose()

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { ServerError, TeahouseClient } from "../teahouse.js";
+import { verifyChance } from "../verify.js";
 
 const URL_ = process.env.TEAHOUSE_URL;
 const skip = !URL_ ? "set TEAHOUSE_URL to a running server" : !globalThis.WebSocket ? "no global WebSocket (node --experimental-websocket)" : false;
@@ -39,6 +40,11 @@ test("a JS player plays a rated match against a bot and finds it in its history 
 
   const summary = await client.match(m.match);
   assert.deepEqual(game.finished.ratings, summary.ratings); // a rated match's finished tells the changes
+  const record = await client.record(m.match);
+  const verdict = verifyChance(record);
+  assert.equal(verdict.ok, true, verdict.reason);
+  assert.equal(verdict.checked[0], 1); // the start's shuffle, re-run from the revealed seed
+  assert.equal(JSON.parse(record.split("\n")[0]).match, m.match);
   const log = await client.log(m.match);
   assert.deepEqual(log.commits[0].players, [made.player, "bot:strength-0"]);
   const history = await client.playerMatches(made.player, { limit: 10 });

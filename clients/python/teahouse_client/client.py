@@ -595,8 +595,7 @@ class TeahouseClient:
         except ValueError:
             raise ServerError(f"http_{r.status_code}", f"the server answered {r.status_code} without JSON") from None
         if r.status_code >= 400:
-            e = data.get("error", {}) if isinstance(data, dict) else {}
-            raise ServerError(e.get("code", f"http_{r.status_code}"), e.get("message", f"HTTP {r.status_code}"), e)
+            raise _http_error(r.status_code, data)
         return data
 
     async def games(self) -> list[dict[str, Any]]:
@@ -706,6 +705,18 @@ class TeahouseClient:
         """The raw log of a finished match, with its revealed seed (SPEC 2.8)."""
         return await self._call("GET", f"/api/matches/{_q(match)}/log")
 
+    async def record(self, match: str) -> str:
+        """A finished match's game record (SPEC 2.13): its JSON Lines text, the file a third party
+        checks without the server (`teahouse verify FILE`, or clients/js/verify.js)."""
+        r = await self.http.get(f"/api/matches/{_q(match)}/record")
+        if r.status_code >= 400:
+            try:
+                data = r.json()
+            except ValueError:
+                data = {}
+            raise _http_error(r.status_code, data)
+        return r.text
+
     async def analysis(self, match: str) -> dict[str, Any]:
         """A finished match's analysis (SPEC 2.14): every seat's chance of winning at every
         commit and the key moments; while it is made, `{"state": "queued", "retry_after_s"}`:
@@ -756,6 +767,12 @@ class TeahouseClient:
 def _bearer(secret: str | None) -> dict[str, str]:
     # Secrets travel in a header, never in a URL (logs and histories keep URLs).
     return {"Authorization": f"Bearer {secret}"} if secret else {}
+
+
+def _http_error(status: int, data: object) -> ServerError:
+    """The ServerError of an HTTP error answer: its `error` object's code and message."""
+    e = data.get("error", {}) if isinstance(data, dict) else {}
+    return ServerError(e.get("code", f"http_{status}"), e.get("message", f"HTTP {status}"), e)
 
 
 def _q(part: str) -> str:
