@@ -8,9 +8,9 @@ types, which are always there and which may be null. tests/conformance/test_view
 checks live views against the committed files with `jsonschema`, so a view that changes shape
 fails until the schema (and so the documentation) is updated.
 
-A property marked `"x-private": true` is private to a seat: it holds a value (not null) only in
-a seat's view, never in the spectators' view, which is the public one (a seat's hand, its own
-answers). A client that shows a spectator's screen never finds it; a seat's view has it for
+A property marked `"x-private": true` is private to a seat: while the match is live it holds a
+value (not null) only in a seat's view, never in the spectators' view, which is the public one (a
+seat's hand, its own answers); after game over a game may show it to everyone. A client that shows a spectator's screen never finds it; a seat's view has it for
 that seat alone.
 """
 
@@ -42,8 +42,9 @@ class Shape:
         self.valued: set[str] = set()  # keys seen with a value (not null) in any view
         self.public: set[str] = set()  # keys seen with a value in a spectators' view
 
-    def add(self, value: Any, public: bool = False) -> None:
-        """`public`: `value` is (inside) a spectators' view."""
+    def add(self, value: Any, public: bool = False, ended: bool = False) -> None:
+        """`public`: `value` is (inside) a spectators' view; `ended`: a view after game over, which
+        shapes the schema but says nothing of privacy (a game may show everything then)."""
         if value is None:
             self.types.add("null")
         elif isinstance(value, bool):
@@ -56,14 +57,14 @@ class Shape:
             self.types.add("array")
             for v in value:
                 self.items = self.items or Shape()
-                self.items.add(v, public)
+                self.items.add(v, public, ended)
         elif isinstance(value, dict):
             self.types.add("object")
             self.seen_maps += 1
             for k, v in value.items():
                 self.present[k] = self.present.get(k, 0) + 1
-                self.props.setdefault(k, Shape()).add(v, public)
-                if v is not None:
+                self.props.setdefault(k, Shape()).add(v, public, ended)
+                if v is not None and not ended:
                     self.valued.add(k)
                     if public:
                         self.public.add(k)
@@ -124,7 +125,10 @@ def infer(game_id: str) -> dict[str, Any]:
             shape.add(g.view(g.initial({}, players), None), public=True)
             for step in playout(g, players, f"schema-{game_id}-{players}-{k}"):
                 for audience in [*range(players), None]:
-                    shape.add(g.view(step.after, audience), public=audience is None)
+                    # After game over a game may show everything (Chinese Squared's answers of the tasks
+                    # still held): privacy is what a live match's spectators never see.
+                    shape.add(g.view(step.after, audience), public=audience is None,
+                              ended=g.status(step.after)["finished"])
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"/api/games/{game_id}/view-schema",

@@ -6,7 +6,8 @@ completed tasks and the public record of the current turn. A seat also sees its 
 Minister pool, the answer of its task once viewed at the Teacher, the backs of the cards it
 studied, and, while standing on the Spy in phase `base`, the fronts of its opponents' hands.
 Nobody sees the deck, the task deck's order, other hands, or a claim's answer before it is
-judged. Spectators get the public part only.
+judged. Spectators get the public part only. After game over the tasks still held show their
+answers to everyone.
 """
 
 from __future__ import annotations
@@ -71,10 +72,16 @@ def _back(state: State, char: str) -> dict[str, Any]:
 def _task(state: State, task: str, me: int | None) -> dict[str, Any]:
     info = state["content"]["tasks"][task]
     owner_saw = (me is not None and state["tasks"][me] == task and state["task_viewed"][me])
-    open_ = task in state["revealed_tasks"] or owner_saw
+    open_ = task in state["revealed_tasks"] or owner_saw or _over_and_held(state, task)
     return {"id": task, "question": info["question"],
             "answer": info["answer_text"] if open_ else None,
             "pinyin": info["pinyin"] if open_ else None}
+
+
+def _over_and_held(state: State, task: str) -> bool:
+    """After game over everything may be shown (spec 7.4): the tasks still held show their answers
+    to everyone, the moment a learner most wants them."""
+    return state["phase"] == "over" and task in state["tasks"]
 
 
 def _done(tasks: dict[str, Any], done: list[str], revealed: list[str]) -> list[dict[str, Any]]:
@@ -171,7 +178,7 @@ def secrets(state: State, seat: int | None) -> list[str]:
         held_and_seen = {t for t, saw in zip(state["tasks"], state["task_viewed"], strict=True) if t and saw}
         tasks = state["content"]["tasks"]
         out.extend(tasks[t]["answer_text"] for t in state["content"]["task_ids"]
-                   if t not in state["revealed_tasks"] and t not in held_and_seen)
+                   if t not in state["revealed_tasks"] and t not in held_and_seen and not _over_and_held(state, t))
         return out
     public = public_cards(state)
     active = state["active"]
@@ -181,6 +188,7 @@ def secrets(state: State, seat: int | None) -> list[str]:
     if seat == active and state["turn"]["pool"] is not None:
         out.extend(c for c in state["turn"]["pool"] if c not in public)
     task = state["tasks"][seat]
-    if task is not None and state["task_viewed"][seat] and task not in state["revealed_tasks"]:
+    if (task is not None and state["task_viewed"][seat] and task not in state["revealed_tasks"]
+            and not _over_and_held(state, task)):
         out.append(state["content"]["tasks"][task]["answer_text"])
     return out

@@ -7,6 +7,8 @@ byte for byte in their msgpack encoding, as the broadcast sends them.
 
 from __future__ import annotations
 
+import re
+
 import msgpack
 import pytest
 
@@ -148,3 +150,59 @@ def test_the_task_offer_does_not_reveal_the_task_deck_order():
     offer = [t["id"] for t in GAME.view(s, None)["task_offer"]]
     assert offer == sorted(offer) and len(offer) == 20
     assert all(t["answer"] is None for t in GAME.view(s, A)["task_offer"])
+
+
+# Section 3.2's task list, verbatim (question_en is the front; answer + pinyin the back).
+TASKS_YAML = """
+    - {id: T01, question_en: "east, south, west, north (the four directions)", answer: ["东", "南", "西", "北"], pinyin: "dōng nán xī běi"}
+    - {id: T02, question_en: "spring, summer, autumn, winter", answer: ["春", "夏", "秋", "冬"], pinyin: "chūn xià qiū dōng"}
+    - {id: T03, question_en: "wholeheartedly; with one heart and one mind", answer: ["一", "心", "一", "意"], pinyin: "yī xīn yī yì"}
+    - {id: T04, question_en: "huge crowds of people (people-mountains, people-seas)", answer: ["人", "山", "人", "海"], pinyin: "rén shān rén hǎi"}
+    - {id: T05, question_en: "half-hearted; unable to make up one's mind", answer: ["三", "心", "二", "意"], pinyin: "sān xīn èr yì"}
+    - {id: T06, question_en: "largely alike, differing only in details", answer: ["大", "同", "小", "异"], pinyin: "dà tóng xiǎo yì"}
+    - {id: T07, question_en: "perfect in every respect", answer: ["十", "全", "十", "美"], pinyin: "shí quán shí měi"}
+    - {id: T08, question_en: "green hills and clear water; lovely scenery", answer: ["山", "清", "水", "秀"], pinyin: "shān qīng shuǐ xiù"}
+    - {id: T09, question_en: "changing with each passing day", answer: ["日", "新", "月", "异"], pinyin: "rì xīn yuè yì"}
+    - {id: T10, question_en: "everlasting, as enduring as heaven and earth", answer: ["天", "长", "地", "久"], pinyin: "tiān cháng dì jiǔ"}
+    - {id: T11, question_en: "saying one thing and meaning another", answer: ["口", "是", "心", "非"], pinyin: "kǒu shì xīn fēi"}
+    - {id: T12, question_en: "immediate success (success as soon as the horse arrives)", answer: ["马", "到", "成", "功"], pinyin: "mǎ dào chéng gōng"}
+    - {id: T13, question_en: "have a safe journey", answer: ["一", "路", "平", "安"], pinyin: "yī lù píng ān"}
+    - {id: T14, question_en: "by every possible means", answer: ["千", "方", "百", "计"], pinyin: "qiān fāng bǎi jì"}
+    - {id: T15, question_en: "talking to oneself", answer: ["自", "言", "自", "语"], pinyin: "zì yán zì yǔ"}
+    - {id: T16, question_en: "anxious and unsettled (seven up, eight down)", answer: ["七", "上", "八", "下"], pinyin: "qī shàng bā xià"}
+    - {id: T17, question_en: "to give up halfway", answer: ["半", "途", "而", "废"], pinyin: "bàn tú ér fèi"}
+    - {id: T18, question_en: "may all your wishes come true", answer: ["心", "想", "事", "成"], pinyin: "xīn xiǎng shì chéng"}
+    - {id: T19, question_en: "from every corner of the land (five lakes, four seas)", answer: ["五", "湖", "四", "海"], pinyin: "wǔ hú sì hǎi"}
+    - {id: T20, question_en: "to pour oil on the fire; to make things worse", answer: ["火", "上", "浇", "油"], pinyin: "huǒ shàng jiāo yóu"}
+"""
+
+
+def _task_backs() -> dict[str, tuple[str, str]]:
+    backs = {}
+    for line in TASKS_YAML.strip().splitlines():
+        tid = re.search(r"id: (T\d+)", line).group(1)
+        answer = "".join(re.findall(r'"(.)"', re.search(r"answer: \[(.*?)\]", line).group(1)))
+        pinyin = re.search(r'pinyin: "(.*?)"', line).group(1)
+        backs[tid] = (answer, pinyin)
+    return backs
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_after_game_over_every_audience_sees_the_answers_of_the_tasks_still_held(players):
+    """Spec 7.4: after game over everything may be shown; the tasks left in play are the ones a
+    learner most wants to see answered."""
+    backs = _task_backs()
+    *_, last = playout(GAME, players, f"answers-at-the-end-{players}")
+    final = last.after
+    assert GAME.status(final)["finished"]
+    held = [t for t in final["tasks"] if t is not None]
+    assert held, "the playout ended with no task in play"
+    for audience in [*range(players), None]:
+        shown = {t["id"]: t for t in GAME.view(final, audience)["tasks"] if t is not None}
+        for tid in held:
+            assert (shown[tid]["answer"], shown[tid]["pinyin"]) == backs[tid], (audience, tid)
+    # One commit earlier, while the match was live, a held task's answer was no spectator's.
+    live = last.before
+    unseen = [t for t in live["tasks"] if t is not None and t not in live["revealed_tasks"]]
+    for tid in unseen:
+        assert packb(backs[tid][0]) not in packb(GAME.view(live, None))
