@@ -1,0 +1,236 @@
+"""Any reader: a whole match of each game played from the keyboard alone, and the page telling a
+screen reader what happens.
+
+One seat is a browser page; the other seats are server bots. Every move of the page is made by
+walking the focus with Tab / Shift+Tab to a board part, a choice or Confirm and pressing Enter or
+Space (Escape now and then drops a half-made move): no click, no element.click(), no command
+sent by the test. Along the way and at the end:
+- the live region (#announce, a polite log) said "Your turn." before each of the seat's moves and
+  every sentence the server said about every commit (`said`, SPEC 3.14: on an English page the
+  sentence is the English of `said`), read from the server's log, not from the page;
+- the board's text summary (#position, a labelled region) says whose turn it is and the scores the
+  server's view holds at that moment, and at the end that the match is over with the result's
+  scores;
+- the tab title says it is the seat's turn.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.web.clicking import offer
+from tests.web.conftest import create_in_lobby, moves_sent, wait_seq
+
+# Every node added to the live region, in order (the page only ever appends to it).
+RECORD_ANNOUNCEMENTS = """
+window.__announced = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    if (r.target.id !== 'announce') continue;
+    for (const n of r.addedNodes) window.__announced.push(n.textContent);
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+# Where the focus stands relative to what the test wants to reach: `here`, `forward` (Tab),
+# `back` (Shift+Tab), or `gone` (no longer offered).
+WHERE = """(want) => {
+  const sel = want === 'confirm' ? '#confirm-move:not([disabled])'
+    : `#board-root .pickable[data-pick="${CSS.escape(want)}"], #choices [data-pick="${CSS.escape(want)}"]:not([disabled])`;
+  const el = document.querySelector(sel);
+  if (!el) return 'gone';
+  const a = document.activeElement;
+  if (a && a.matches(sel)) return 'here';
+  if (!a || a === document.body) return 'forward';
+  return a.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING ? 'forward' : 'back';
+}"""
+
+
+def reach(page, want: str, presses: int = 600) -> int:
+    """Walk the focus with Tab or Shift+Tab until it stands on `want` (a token, or "confirm");
+    returns the presses it took."""
+    for n in range(presses):
+        where = page.evaluate(WHERE, want)
+        if where == "here":
+            return n
+        assert where != "gone", f"{want} is no longer offered"
+        page.keyboard.press("Tab" if where == "forward" else "Shift+Tab")
+    raise AssertionError(f"the keyboard never reaches {want}")
+
+
+def keyboard_move(page, rng: random.Random, stats: dict) -> list[str]:
+    """One whole move from the keyboard: reach an offered token and press Enter or Space, until
+    the move goes by itself or Confirm is reached and pressed. Sometimes Escape drops the picks
+    and the move is started again."""
+    sent = moves_sent(page)
+    picked: list[str] = []
+    for _ in range(60):
+        if moves_sent(page) > sent:
+            return picked
+        now = offer(page)
+        assert now is not None, "the picker went away in the middle of a move"
+        if picked and rng.random() < 0.05:
+            page.keyboard.press("Escape")
+            page.wait_for_function("() => !document.querySelector('#cancel-move') || document.querySelector('#cancel-move').disabled")
+            stats["escapes"] += 1
+            picked = []
+            continue
+        if now["confirm"] and (not now["next"] or rng.random() < 0.5):
+            stats["presses"] += reach(page, "confirm")
+            page.keyboard.press(rng.choice(["Enter", "Space"]))
+            return picked
+        assert now["next"], f"nothing to pick and nothing to confirm after {picked}"
+        token = rng.choice(now["next"])
+        stats["presses"] += reach(page, token)
+        page.keyboard.press(rng.choice(["Enter", "Space"]))
+        picked.append(token)
+        stats["picks"] += 1
+    raise AssertionError(f"no whole move after {picked}")
+
+
+def seat_label(names: list[str | None], seat: int) -> str:
+    name = names[seat]
+    return f"{name} (seat {seat})" if name else f"Seat {seat}"
+
+
+def english_list(items: list[str]) -> str:
+    """Names joined as English joins them (Intl.ListFormat en, long conjunction)."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+# Where each game's rules keep the running score in the public view (docs/games/<game>.md);
+# Khan scores only at the end.
+RUNNING_SCORES = {
+    "pixies": lambda v: v["totals"],
+    "china": lambda v: v["scores"],
+    "gugong": lambda v: [p["vp"] for p in v["players"]],
+    "khan": lambda v: None,
+    "hieroglyphs": lambda v: v["scores"],
+}
+
+
+def scores_line(scores: list[int], names: list[str | None]) -> str:
+    return "Scores: " + english_list([f"{seat_label(names, s)} {n}" for s, n in enumerate(scores)]) + "."
+
+
+def position(page) -> list[str]:
+    return [li.strip() for li in page.locator("#position li").all_inner_texts()]
+
+
+ENGLISH = json.loads((Path(__file__).resolve().parents[2] / "clients" / "web" / "locales" / "en.json").read_text("utf-8"))
+# parameters the client names in its own words (a card from its face or id, a command's type)
+NAMED_BY_THE_CLIENT = {"card", "cards", "move"}
+
+
+def sentence_pattern(text: str, keyed: dict | None) -> re.Pattern:
+    """What an English page may say for one of the server's sentences (SPEC 3.14): its English
+    text when it has no key or the catalogue lacks the key; else the catalogue's words for the key
+    with every name and number of its parameters as the server gave them (cards, lists and
+    plural choices are the client's words: any text there)."""
+    pattern = ENGLISH.get(f"said.{keyed['key']}") if keyed else None
+    if pattern is None:
+        return re.compile(re.escape(text))
+    params, out, i = keyed.get("params") or {}, "", 0
+    while i < len(pattern):
+        if pattern[i] != "{":
+            out += re.escape(pattern[i])
+            i += 1
+            continue
+        depth, j = 0, i
+        while True:
+            depth += {"{": 1, "}": -1}.get(pattern[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        body = pattern[i + 1:j].strip()
+        value = params.get(body)
+        plain = "," not in body and body not in NAMED_BY_THE_CLIENT and isinstance(value, str | int) and not isinstance(value, bool)
+        out += re.escape(str(value)) if plain else ".*?"
+        i = j + 1
+    return re.compile(out, re.DOTALL)
+
+
+def said_by_commit(api, match: str) -> dict[int, list[re.Pattern]]:
+    """Per commit, what an English page may announce for each of the server's sentences."""
+    log = api.get(f"/api/matches/{match}/log").json()
+    out = {}
+    for c in log["commits"]:
+        said = list(c.get("said") or [])
+        keys = c.get("said_keys") or [None] * len(said)
+        out[c["seq"]] = [sentence_pattern(text, k) for text, k in zip(said, keys, strict=True)]
+    return out
+
+
+GAMES = [
+    # (game, players, options that keep the match short, seed)
+    ("pixies", 2, {"first_player": 0}, 1),
+    ("china", 3, {"start_player": 0}, 2),
+    ("gugong", 2, {"start_player": 0}, 3),
+    ("khan", 2, {"start_player": 0}, 4),
+    ("hieroglyphs", 2, {"first_player": 0, "target": 1, "task_selection": "random"}, 5),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options", "seed"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pages, api):
+    page = pages.new("Ada", locale="en-US")
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    match = create_in_lobby(page, pages.base, game, players, json.dumps(options), "Ada",
+                            bots={s: 0 for s in range(1, players)})
+    wait_seq(page, 1)
+    rng = random.Random(seed)
+    stats = {"moves": 0, "picks": 0, "presses": 0, "escapes": 0}
+    turns_seen = 0
+    started = time.monotonic()
+    while True:
+        summary = api.get(f"/api/matches/{match}").json()  # reading only: every move is a key press
+        if summary["state"] == "finished":
+            break
+        replay = api.get(f"/api/matches/{match}/replay").json()
+        if 0 not in replay["status"]["to_act"]:
+            time.sleep(0.05)
+            continue
+        seq = replay["seq"]  # (a bot may have moved since the summary was read)
+        wait_seq(page, seq)
+        page.wait_for_function("(s) => { const o = document.querySelector('#picker'); return o && Number(document.querySelector('#seq').dataset.seq) === s }", arg=seq)
+        names = [s.get("name") for s in summary["seats"]]
+        # the page says it is this seat's turn: the live region, the summary, the tab title
+        page.wait_for_function("() => (window.__announced || []).at(-1) === 'Your turn.'")
+        lines = position(page)
+        assert lines[0] == "It is your turn.", lines
+        running = RUNNING_SCORES[game](replay["view"])
+        if running is not None:
+            assert scores_line(running, names) in lines, (lines, running)
+        assert page.title().startswith("● Your turn"), page.title()
+        turns_seen += 1
+        keyboard_move(page, rng, stats)
+        stats["moves"] += 1
+        wait_seq(page, seq + 1, timeout=20_000)
+        assert stats["moves"] < 400, f"{game}: the match does not end"
+
+    final = api.get(f"/api/matches/{match}").json()
+    wait_seq(page, final["seq"])
+    page.wait_for_selector("#the-end")
+    names = [s.get("name") for s in final["seats"]]
+    lines = position(page)
+    assert lines[0] == "The match is over.", lines
+    assert scores_line(final["result"]["scores"], names) in lines, lines
+
+    # every sentence the server said from the first commit the page saw on was announced, in order
+    announced = [re.sub(r"\s+", " ", a).strip() for a in page.evaluate("() => window.__announced")]
+    said = said_by_commit(api, match)
+    expected = [(seq, p) for seq in sorted(said) if seq >= 2 for p in said[seq]]
+    rest = iter(announced)
+    for seq, p in expected:
+        assert any(p.fullmatch(a) for a in rest), f"{game}: commit {seq}'s sentence /{p.pattern}/ was not announced (in order)"
+    assert announced.count("Your turn.") >= turns_seen
+    assert pages.errors == []
+    print(f"{game}: {stats} in {time.monotonic() - started:.1f} s")
