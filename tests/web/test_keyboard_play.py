@@ -36,12 +36,16 @@ new MutationObserver((records) => {
     for (const n of r.addedNodes) window.__announced.push(n.textContent);
   }
 }).observe(document, { childList: true, subtree: true });
+// the tones the page starts (the turn sound is made with Web Audio)
+window.__tones = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) { window.__tones += 1; return start.apply(this, args); };
 """
 
 # Where the focus stands relative to what the test wants to reach: `here`, `forward` (Tab),
 # `back` (Shift+Tab), or `gone` (no longer offered).
 WHERE = """(want) => {
-  const sel = want === 'confirm' ? '#confirm-move:not([disabled])'
+  const sel = want === 'confirm' ? '#confirm-move:not([disabled])' : want.startsWith('#') ? want
     : `#board-root .pickable[data-pick="${CSS.escape(want)}"], #choices [data-pick="${CSS.escape(want)}"]:not([disabled])`;
   const el = document.querySelector(sel);
   if (!el) return 'gone';
@@ -53,7 +57,8 @@ WHERE = """(want) => {
 
 
 def reach(page, want: str, presses: int = 600) -> int:
-    """Walk the focus with Tab or Shift+Tab until it stands on `want` (a token, or "confirm");
+    """Walk the focus with Tab or Shift+Tab until it stands on `want` (a token, "confirm" or an
+    element's #id);
     returns the presses it took."""
     for n in range(presses):
         where = page.evaluate(WHERE, want)
@@ -91,6 +96,7 @@ def keyboard_move(page, rng: random.Random, stats: dict) -> list[str]:
         page.keyboard.press(rng.choice(["Enter", "Space"]))
         picked.append(token)
         stats["picks"] += 1
+        stats["kinds"].add(token.split(":")[0])
     raise AssertionError(f"no whole move after {picked}")
 
 
@@ -175,7 +181,7 @@ GAMES = [
     ("china", 3, {"start_player": 0}, 2),
     ("gugong", 2, {"start_player": 0}, 3),
     ("khan", 2, {"start_player": 0}, 4),
-    ("hieroglyphs", 2, {"first_player": 0, "target": 1, "task_selection": "random"}, 5),
+    ("hieroglyphs", 2, {"first_player": 0, "mode": "rounds", "round_limit": 8, "task_selection": "random"}, 5),
 ]
 
 
@@ -187,7 +193,7 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
                             bots={s: 0 for s in range(1, players)})
     wait_seq(page, 1)
     rng = random.Random(seed)
-    stats = {"moves": 0, "picks": 0, "presses": 0, "escapes": 0}
+    stats = {"moves": 0, "picks": 0, "presses": 0, "escapes": 0, "kinds": set()}
     turns_seen = 0
     started = time.monotonic()
     while True:
@@ -210,6 +216,11 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
         if running is not None:
             assert scores_line(running, names) in lines, (lines, running)
         assert page.title().startswith("● Your turn"), page.title()
+        if turns_seen == 0:
+            # the sound on your turn is turned on from the keyboard too (it sounds once then)
+            reach(page, "#turn-sound")
+            page.keyboard.press("Space")
+            page.wait_for_function("() => document.querySelector('#turn-sound').checked && window.__tones >= 2")
         turns_seen += 1
         keyboard_move(page, rng, stats)
         stats["moves"] += 1
@@ -232,5 +243,7 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
     for seq, p in expected:
         assert any(p.fullmatch(a) for a in rest), f"{game}: commit {seq}'s sentence /{p.pattern}/ was not announced (in order)"
     assert announced.count("Your turn.") >= turns_seen
+    # the turn came back to the seat after the sound was on: it sounded again (two tones a time)
+    assert page.evaluate("() => window.__tones") >= 4
     assert pages.errors == []
     print(f"{game}: {stats} in {time.monotonic() - started:.1f} s")
