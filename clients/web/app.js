@@ -813,7 +813,10 @@ async function matchScreen(matchId, params) {
     if (mine === announced.mine && game.seq === announced.seq) return;
     if (mine && !announced.mine) {
       playTurnSound();
-      if (document.hidden) notify(`Your turn in ${gameName(summary.game)}`, `Match ${matchId} waits on you.`, `#/match/${matchId}?seat=${mySeat}`);
+      if (document.hidden) {
+        notify(t("announce.notify_title", { game: gameName(summary.game) }), t("announce.notify_body", { match: matchId }),
+          `#/match/${matchId}?seat=${mySeat}`);
+      }
     }
     const since = announced.seq ?? game.seq - 1;
     const parts = game.seq === since ? [] : log.filter((e) => e.seq > since && e.seq <= game.seq && e.text).map((e) => words(e));

@@ -56,6 +56,15 @@ WHERE = """(want) => {
 }"""
 
 
+# Board parts a screen reader cannot name or place: a labelled part with no role, or a part to
+# pick that is not a button with a name.
+UNNAMED = """() => [
+  ...[...document.querySelectorAll('#board-root [aria-label]:not([role])')].map((el) => 'no role: ' + el.outerHTML.slice(0, 80)),
+  ...[...document.querySelectorAll('#board-root .pickable')].filter((el) => el.getAttribute('role') !== 'button'
+      || !(el.getAttribute('aria-label') || '').trim()).map((el) => 'unnamed button: ' + el.outerHTML.slice(0, 80)),
+]"""
+
+
 def reach(page, want: str, presses: int = 600) -> int:
     """Walk the focus with Tab or Shift+Tab until it stands on `want` (a token, "confirm" or an
     element's #id);
@@ -216,6 +225,7 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
         if running is not None:
             assert scores_line(running, names) in lines, (lines, running)
         assert page.title().startswith("● Your turn"), page.title()
+        assert page.evaluate(UNNAMED) == []
         if turns_seen == 0:
             # the sound on your turn is turned on from the keyboard too (it sounds once then)
             reach(page, "#turn-sound")
