@@ -42,8 +42,9 @@ const start = OscillatorNode.prototype.start;
 OscillatorNode.prototype.start = function (...args) { window.__tones += 1; return start.apply(this, args); };
 """
 
-# Where the focus stands relative to what the test wants to reach: `here`, `forward` (Tab),
-# `back` (Shift+Tab), or `gone` (no longer offered).
+# Where the focus stands relative to what the test wants to reach: `here`, `gone` (no longer
+# offered), else the key that goes toward it: an arrow from one part of the board to another (the
+# way the wanted part lies on the screen), else Tab or Shift+Tab (the way it lies in the page).
 WHERE = """(want) => {
   const sel = want === 'confirm' ? '#confirm-move:not([disabled])' : want.startsWith('#') ? want
     : `#board-root .pickable[data-pick="${CSS.escape(want)}"], #choices [data-pick="${CSS.escape(want)}"]:not([disabled])`;
@@ -51,9 +52,16 @@ WHERE = """(want) => {
   if (!el) return 'gone';
   const a = document.activeElement;
   if (a && a.matches(sel)) return 'here';
-  if (!a || a === document.body) return 'forward';
-  return a.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING ? 'forward' : 'back';
+  if (!a || a === document.body) return 'Tab';
+  if (a.matches('#board-root .pickable') && el.matches('#board-root .pickable')) {
+    const c = (e) => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const [[ax, ay], [ex, ey]] = [c(a), c(el)];
+    if (Math.abs(ex - ax) >= Math.abs(ey - ay)) return ex > ax ? 'ArrowRight' : 'ArrowLeft';
+    return ey > ay ? 'ArrowDown' : 'ArrowUp';
+  }
+  return a.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING ? 'Tab' : 'Shift+Tab';
 }"""
+FOCUSED = "() => document.activeElement?.outerHTML ?? ''"
 
 
 # Board parts a screen reader cannot name or place: a labelled part with no role, or a part to
@@ -63,18 +71,29 @@ UNNAMED = """() => [
   ...[...document.querySelectorAll('#board-root .pickable')].filter((el) => el.getAttribute('role') !== 'button'
       || !(el.getAttribute('aria-label') || '').trim()).map((el) => 'unnamed button: ' + el.outerHTML.slice(0, 80)),
 ]"""
+TAB_WAY = """(w) => { const el = document.querySelector(`#board-root .pickable[data-pick="${CSS.escape(w)}"]`);
+  return document.activeElement.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING ? 'Tab' : 'Shift+Tab' }"""
 
 
-def reach(page, want: str, presses: int = 600) -> int:
-    """Walk the focus with Tab or Shift+Tab until it stands on `want` (a token, "confirm" or an
-    element's #id);
-    returns the presses it took."""
-    for n in range(presses):
-        where = page.evaluate(WHERE, want)
-        if where == "here":
-            return n
-        assert where != "gone", f"{want} is no longer offered"
-        page.keyboard.press("Tab" if where == "forward" else "Shift+Tab")
+def reach(page, want: str, stats: dict, presses: int = 600) -> None:
+    """Walk the focus to `want` (a token, "confirm" or an element's #id) with the arrow keys on
+    the board and Tab or Shift+Tab elsewhere; once an arrow leads nowhere new (the way is not
+    straight), Tab and Shift+Tab finish the walk."""
+    arrows, seen = True, set()
+    for _ in range(presses):
+        key = page.evaluate(WHERE, want)
+        if key == "here":
+            return
+        assert key != "gone", f"{want} is no longer offered"
+        if key.startswith("Arrow"):
+            if not arrows:
+                key = page.evaluate(TAB_WAY, want)
+            else:
+                seen.add(page.evaluate(FOCUSED))
+        page.keyboard.press(key)
+        stats["arrows" if key.startswith("Arrow") else "tabs"] += 1
+        if key.startswith("Arrow") and page.evaluate(FOCUSED) in seen:
+            arrows = False
     raise AssertionError(f"the keyboard never reaches {want}")
 
 
@@ -89,19 +108,19 @@ def keyboard_move(page, rng: random.Random, stats: dict) -> list[str]:
             return picked
         now = offer(page)
         assert now is not None, "the picker went away in the middle of a move"
-        if picked and rng.random() < 0.05:
+        if picked and (not stats["escapes"] or rng.random() < 0.05):
             page.keyboard.press("Escape")
             page.wait_for_function("() => !document.querySelector('#cancel-move') || document.querySelector('#cancel-move').disabled")
             stats["escapes"] += 1
             picked = []
             continue
         if now["confirm"] and (not now["next"] or rng.random() < 0.5):
-            stats["presses"] += reach(page, "confirm")
+            reach(page, "confirm", stats)
             page.keyboard.press(rng.choice(["Enter", "Space"]))
             return picked
         assert now["next"], f"nothing to pick and nothing to confirm after {picked}"
         token = rng.choice(now["next"])
-        stats["presses"] += reach(page, token)
+        reach(page, token, stats)
         page.keyboard.press(rng.choice(["Enter", "Space"]))
         picked.append(token)
         stats["picks"] += 1
@@ -202,7 +221,7 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
                             bots={s: 0 for s in range(1, players)})
     wait_seq(page, 1)
     rng = random.Random(seed)
-    stats = {"moves": 0, "picks": 0, "presses": 0, "escapes": 0, "kinds": set()}
+    stats = {"moves": 0, "picks": 0, "arrows": 0, "tabs": 0, "escapes": 0, "kinds": set()}
     turns_seen = 0
     started = time.monotonic()
     while True:
@@ -228,7 +247,7 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
         assert page.evaluate(UNNAMED) == []
         if turns_seen == 0:
             # the sound on your turn is turned on from the keyboard too (it sounds once then)
-            reach(page, "#turn-sound")
+            reach(page, "#turn-sound", stats)
             page.keyboard.press("Space")
             page.wait_for_function("() => document.querySelector('#turn-sound').checked && window.__tones >= 2")
         turns_seen += 1
@@ -253,6 +272,7 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
     for seq, p in expected:
         assert any(p.fullmatch(a) for a in rest), f"{game}: commit {seq}'s sentence /{p.pattern}/ was not announced (in order)"
     assert announced.count("Your turn.") >= turns_seen
+    assert stats["arrows"] and stats["tabs"] and stats["escapes"]
     # the turn came back to the seat after the sound was on: it sounded again (two tones a time)
     assert page.evaluate("() => window.__tones") >= 4
     assert pages.errors == []
