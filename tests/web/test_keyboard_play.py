@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.web.clicking import offer
-from tests.web.conftest import create_in_lobby, moves_sent, wait_seq
+from tests.web.conftest import create_in_lobby, match_against_bots, moves_sent, wait_seq
 
 # Every node added to the live region, in order (the page only ever appends to it).
 RECORD_ANNOUNCEMENTS = """
@@ -277,3 +277,24 @@ def test_a_whole_match_from_the_keyboard_alone(game, players, options, seed, pag
     assert page.evaluate("() => window.__tones") >= 4
     assert pages.errors == []
     print(f"{game}: {stats} in {time.monotonic() - started:.1f} s")
+
+
+def test_a_spectator_reads_the_position_in_words(pages, api):
+    """The same region for someone watching: whose turn by name (never "your turn"), the scores
+    and the deck as the server's public view holds them, and no line about a hand."""
+    match = match_against_bots(api, "pixies", options={"first_player": 0})
+    page = pages.new("watcher", locale="en-US")
+    page.goto(f"{pages.base}/web/#/match/{match}")
+    wait_seq(page, 1)
+    replay = api.get(f"/api/matches/{match}/replay").json()
+    view, names = replay["view"], [s.get("name") for s in api.get(f"/api/matches/{match}").json()["seats"]]
+    assert replay["status"]["to_act"] == [0]  # Ada, a person, has not moved: the position stands
+    page.wait_for_selector("#position li", state="attached")  # drawn for a screen reader, not the eye
+    lines = position(page)
+    assert lines[0] == f"{seat_label(names, 0)} to move.", lines
+    assert scores_line(view["totals"], names) in lines, lines
+    assert f"{view['deck_count']} cards in the deck." in lines, lines
+    assert f"Round {view['round']}, turn {view['turn']}." in lines, lines
+    assert not any("your" in line.lower() for line in lines), lines
+    assert page.locator("#position").get_attribute("aria-label") == "The position in words"
+    assert pages.errors == []
