@@ -14,6 +14,8 @@ import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker
 import { leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
 import { language, languageSwitch, list, missingKeys, onLanguage, startI18n, t, tOr } from "./i18n.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
+import { positionRegion } from "./position.js";
+import { playTurnSound, soundSwitch } from "./turn_sound.js";
 import { rulesButton } from "./rules.js";
 
 const client = new TeahouseClient();
@@ -416,6 +418,7 @@ async function lobbyScreen() {
  */
 class BoardView {
   constructor(game, reference) {
+    this.game = game;
     this.module = boardFor(game);
     this.reference = reference;
     this.root = h("div.board-root", { id: "board-root" });
@@ -429,6 +432,7 @@ class BoardView {
     const focusToken = focused && this.root.contains(focused) ? focused.getAttribute("data-pick") : null;
     this.module.render(this.root, { reference: this.reference, ...ctx,
       picked: picker?.picked ?? [], next: picker ? picker.next : new Set() });
+    this.root.append(positionRegion(this.game, { reference: this.reference, ...ctx }));
     const now = new Map([...this.root.querySelectorAll("[data-key]")].map((el) => [el.getAttribute("data-key"), el.innerHTML]));
     if (seq !== this.seq) {
       // a new commit (not a pick): what changed since the last one drawn is the last move
@@ -559,7 +563,7 @@ async function matchScreen(matchId, params) {
 
   const ui = {
     strip: h("div.turn-strip", { id: "turn-strip" }),
-    announce: h("div.sr-only", { id: "announce", role: "status", "aria-live": "polite" }),
+    announce: h("div.sr-only", { id: "announce", role: "log", "aria-live": "polite" }),
     head: h("div.panel.match-head"),
     status: h("div.panel", { id: "status" }),
     presence: h("div.panel", { id: "presence" }),
@@ -788,7 +792,7 @@ async function matchScreen(matchId, params) {
       h("div.strip-last", { id: "last-move-line" }, lastSaid
         ? [lastSaid.seat !== null && lastSaid.seat !== undefined ? t("log.who", { who: seatLabel(lastSaid.seat, ns) }) : "", words(lastSaid)]
         : game.seq === 0 ? t("log.empty") : t("strip.started")));
-    announce(mine, lastSaid);
+    announce(mine);
   }
 
   /** The log, one tap away: scrolled to and focused, so a keyboard can scroll it. */
@@ -799,21 +803,28 @@ async function matchScreen(matchId, params) {
     l.focus({ preventScroll: true });
   }
 
-  // The tab title and a live region say when the turn comes to this seat, and each new sentence,
-  // so a player in another tab or with a screen reader knows without looking.
+  // The tab title and a live region say when the turn comes to this seat, and every sentence of
+  // each new commit (a bot may commit twice before a screen reader has read the first), so a
+  // player in another tab or with a screen reader knows without looking; a sound too, if asked.
   let announced = { mine: false, seq: null };
-  function announce(mine, lastSaid) {
+  function announce(mine) {
     const title = t("match.title", { game: gameName(summary.game), match: matchId });
     document.title = mine ? t("match.title_mine", { title }) : title;
     if (mine === announced.mine && game.seq === announced.seq) return;
-    if (mine && !announced.mine && document.hidden) {
-      notify(`Your turn in ${gameName(summary.game)}`, `Match ${matchId} waits on you.`, `#/match/${matchId}?seat=${mySeat}`);
+    if (mine && !announced.mine) {
+      playTurnSound();
+      if (document.hidden) {
+        notify(t("announce.notify_title", { game: gameName(summary.game) }), t("announce.notify_body", { match: matchId }),
+          `#/match/${matchId}?seat=${mySeat}`);
+      }
     }
-    const parts = [];
-    if (game.seq !== announced.seq && lastSaid && lastSaid.seq === game.seq) parts.push(words(lastSaid));
+    const since = announced.seq ?? game.seq - 1;
+    const parts = game.seq === since ? [] : log.filter((e) => e.seq > since && e.seq <= game.seq && e.text).map((e) => words(e));
     if (mine) parts.push(t("announce.your_turn"));
     announced = { mine, seq: game.seq };
-    if (parts.length) ui.announce.textContent = parts.join(" ");
+    for (const text of parts) ui.announce.append(h("p", {}, text));
+    // the region is read as it grows; what was read long ago need not stay
+    while (ui.announce.childElementCount > 12) ui.announce.firstElementChild.remove();
   }
 
   /** What was just picked stays above the bottom sheet: scrolled up when the sheet would hide it. */
@@ -978,7 +989,8 @@ async function matchScreen(matchId, params) {
     if (!mine) {
       fill(ui.bar, tried);
       fill(ui.moves, h("h3", {}, t("moves.title")),
-        h("p.muted", {}, game?.over ? t("log.over") : game?.seq === 0 ? t("moves.waiting_seats") : t("moves.waiting_others")));
+        h("p.muted", {}, game?.over ? t("log.over") : game?.seq === 0 ? t("moves.waiting_seats") : t("moves.waiting_others")),
+        game?.over ? null : soundSwitch());
       return;
     }
     const ready = legal.seq === game.seq;
@@ -987,6 +999,7 @@ async function matchScreen(matchId, params) {
       h("p.muted", {}, alwaysConfirm() ? t("moves.help_confirm") : t("moves.help_one_tap")),
       h("label", {}, h("input", { type: "checkbox", id: "always-confirm", checked: alwaysConfirm(),
         onchange: (ev) => { setAlwaysConfirm(ev.target.checked); render(); } }), t("moves.always_confirm")),
+      soundSwitch(),
       ready ? picker.list() : null, typedCommand());
   }
 
@@ -996,8 +1009,32 @@ async function matchScreen(matchId, params) {
     if (ui.raw.open) fill(rawBody, h("pre.mono", { style: "white-space: pre-wrap" }, JSON.stringify(game.view, null, 1)));
   }
 
+  // A keyboard player keeps the focus where moves are made: a redraw replaces the picker's
+  // buttons and the board's parts, and a move sent takes them away until the next turn, so the
+  // focus comes back to the same token when it is still offered, else to the first thing to
+  // pick, else to Confirm. Only a keyboard's focus (:focus-visible) is followed: a pointer's is not.
+  let keyboardPlay = false;
+  function focusBefore() {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const inPlay = board.root.contains(el) || ui.bar.contains(el);
+    keyboardPlay = inPlay && el.matches(":focus-visible");
+    return inPlay ? { token: el.getAttribute("data-pick"), id: el.id } : null;
+  }
+  function focusAfter(was) {
+    if (!keyboardPlay || (document.activeElement && document.activeElement !== document.body)) return;
+    const token = was?.token ? CSS.escape(was.token) : null;
+    const target = [
+      token && `#choices [data-pick="${token}"]:not([disabled])`, token && `#board-root .pickable[data-pick="${token}"]`,
+      was?.id && `#picker-slot #${CSS.escape(was.id)}:not([disabled])`,
+      "#choices [data-pick]:not([disabled])", "#board-root .pickable", "#confirm-move:not([disabled])",
+    ].filter(Boolean).map((sel) => document.querySelector(sel)).find(Boolean);
+    target?.focus();
+  }
+
   function render() {
     if (closed) return;
+    const was = focusBefore();
     renderHead();
     if (game) {
       renderStrip();
@@ -1015,6 +1052,7 @@ async function matchScreen(matchId, params) {
     renderPresence();
     renderBoard();
     renderMoves();
+    focusAfter(was);
     keepPickedInSight();
     fetchLegal();
   }

@@ -124,6 +124,11 @@ export class Picker {
       el.addEventListener("click", go);
       el.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") go(ev);
+        const to = ARROWS[ev.key] ? nearestPickable(root, el, ARROWS[ev.key]) : null;
+        if (to) {
+          ev.preventDefault(); // the page does not scroll: the focus moves
+          to.focus();
+        }
       });
       if (hadFocusToken !== null && !refocus) refocus = el;
     }
@@ -163,6 +168,33 @@ export class Picker {
         type: "button", disabled: this.busy, "data-move": JSON.stringify(m), onclick: () => this.send(m, this.label(i)),
       }, this.label(i)))));
   }
+}
+
+// An arrow key moves the focus to the pickable part of the board that lies that way on the screen
+// (a map's neighbouring space, the next card of a row), so a big map is not walked with Tab alone.
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+function centre(el) {
+  const r = el.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}
+
+/** The pickable part of `root` nearest to `from` in direction [dx, dy]: ahead of it, with a part
+ * straight ahead preferred over a nearer one off to the side. */
+function nearestPickable(root, from, [dx, dy]) {
+  const [x, y] = centre(from);
+  let best = null;
+  let bestCost = Infinity;
+  for (const el of root.querySelectorAll(".pickable")) {
+    if (el === from) continue;
+    const [ex, ey] = centre(el);
+    const ahead = (ex - x) * dx + (ey - y) * dy;
+    if (ahead < 1) continue;
+    const aside = Math.abs((ex - x) * dy - (ey - y) * dx);
+    const cost = ahead + 2 * aside;
+    if (cost < bestCost) [best, bestCost] = [el, cost];
+  }
+  return best;
 }
 
 const CONFIRM_KEY = "teahouse.confirm";
