@@ -11,7 +11,7 @@ import { boardFor, loadBoard } from "./boards/index.js";
 import { optionsForm } from "./options_form.js";
 import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
-import { leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
+import { identity, leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
 import { language, languageSwitch, list, missingKeys, onLanguage, startI18n, t, tOr } from "./i18n.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 import { rulesButton } from "./rules.js";
@@ -907,13 +907,14 @@ async function matchScreen(matchId, params) {
   async function answerRematch(yes) {
     try {
       if (yes) {
-        const got = await client.rematch(matchId, tokens[mySeat]);
+        // A seat this browser's player held is kept for that player: its key answers for it.
+        const got = await client.rematch(matchId, tokens[mySeat], { playerKey: identity.key() });
         store.addToken(got.match, got.seat, got.token);
         if (got.spectator_key) store.addKey(got.match, got.spectator_key);
         location.hash = `#/match/${got.match}?seat=${got.seat}`;
         return;
       }
-      summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat])).match };
+      summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat], { playerKey: identity.key() })).match };
       rematchAnswer = "You declined: your seat there is open to anyone.";
     } catch (err) {
       toast(`The rematch: ${explain(err)}`, "error");
