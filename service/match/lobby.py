@@ -386,9 +386,9 @@ class Lobby:
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.players:
             raise LobbyError("bad_field", f"seat must be an integer from 0 to {record.players - 1}")
         elif seat in reserved and not record.seats[seat].taken:
-            held = kept_for(record, seat)
-            raise LobbyError("seat_reserved", f"seat {seat} is kept for player {held}: only that player's credential "
-                             "takes it, unless it declines" if held else
+            keeper = kept_for(record, seat)
+            raise LobbyError("seat_reserved", f"seat {seat} is kept for player {keeper}: only that player's credential "
+                             "takes it, unless it declines" if keeper else
                              f"seat {seat} waits for its player's answer to the rematch", 409)
         else:
             candidates = [seat]

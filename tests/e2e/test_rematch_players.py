@@ -174,3 +174,31 @@ async def test_a_player_who_declines_opens_the_seat_and_a_guests_seat_stays_a_gu
         assert stranger.status_code == 201 and stranger.json()["seat"] == 1
         problem(await http.post(f"/api/matches/{old}/rematch", json={"player_key": ada["key"]}), 409,
                 "rematch_declined")
+
+
+async def test_the_kept_seat_holds_across_two_nodes_of_one_redis(redis_url, tmp_path):
+    """Asked on one node, refused to a guest and accepted by its player on the other: what a seat
+    is kept for lives in the store, not in a node's memory."""
+    from tests.support.server import ServerProcess
+
+    nodes = [ServerProcess(redis_url, tmp_path / f"{name}.log").start() for name in "ab"]
+    try:
+        async with TeahouseClient(nodes[0].url) as ca, TeahouseClient(nodes[1].url) as cb, \
+                httpx.AsyncClient(base_url=nodes[1].url) as http_b:
+            ada, bea = await ca.create_player("Ada"), await ca.create_player("Bea")
+            made = await ca.create_match("pixies", 2, FIRST_SEAT_0)
+            grants = [await ca.take_seat(made["match"], s, player_key=p["key"]) for s, p in ((0, ada), (1, bea))]
+            await play(ca, made["match"], grants)
+            asked = await ca.rematch(made["match"], player_key=ada["key"])
+            new = asked["match"]
+            problem(await http_b.post(f"/api/matches/{new}/seats", json={"seat": 0, "name": "guest"}), 409,
+                    "seat_reserved")
+            # Bea takes her kept seat on node b from the lobby route, with her key: her answer
+            took = await cb.take_seat(new, player_key=bea["key"])
+            assert took["seat"] == 0
+            await play(cb, new, [took, asked])
+            assert (await cb.log(new))["commits"][0]["players"] == [bea["player"], ada["player"]]
+            assert (await ca.match(new))["ratings"] == (await cb.match(new))["ratings"] is not None
+    finally:
+        for node in nodes:
+            node.stop()
