@@ -830,8 +830,10 @@ async function matchScreen(matchId, params) {
   }
 
   function renderHead() {
-    // (a rematch's seats wait for their players' answers: not for anyone to take)
-    const waiting = new Set((summary.rematch_of?.seats ?? []).filter((a) => a.answer === "waiting").map((a) => a.seat));
+    // (a rematch's seats wait for their players' answers: not for anyone to take, but a seat kept
+    // for this browser's player is its to take, from any device: taking it is its answer)
+    const me = identity.get()?.player;
+    const waiting = new Set((summary.rematch_of?.seats ?? []).filter((a) => a.answer === "waiting" && !(me && a.player === me)).map((a) => a.seat));
     const seatsFree = summary.seats.filter((s) => !s.taken && !waiting.has(s.seat));
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
     fill(ui.head, h("div.row", {},

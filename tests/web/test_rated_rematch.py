@@ -2,7 +2,8 @@
 made on one device, signs in on another with the "sign in on another device" code, plays a rated
 match against a server bot there by pointing, sees its rating change on the end screen, asks for
 the rematch (the same player, one seat on, the bot first), plays it too, and the first device
-finds both matches in "My matches" and the player on the leaderboard.
+finds both matches in "My matches" and the player on the leaderboard. And a seat kept for a player
+in a rematch is offered to that player on any device it signed in on, and to nobody else.
 
 The expectations come from the SPEC and Glicko-2, not from what the server printed: a win raises a
 rating and a loss lowers it; a player with one or two games is provisional (deviation above 110,
@@ -10,8 +11,13 @@ marked "?"); the rematch's "before" is the first match's "after" (one fold, in o
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import threading
+
+from teahouse_client import TeahouseClient
+from teahouse_client.bot import play_seat
 
 from tests.web.conftest import create_in_lobby, make_one_move, wait_seq
 
@@ -113,3 +119,60 @@ def test_a_rated_match_and_its_rematch_against_a_bot_from_two_devices(pages, api
     assert cells[1].startswith("Ada") and cells[2] == f"{mine2['after']:.1f}?" and cells[4] == "2"
     assert "me" in (row.get_attribute("class") or "")  # this device's player is marked
     assert pages.errors == [], pages.errors
+
+
+def test_a_seat_kept_for_a_player_is_taken_from_its_other_device(pages, api):
+    """Bea asks for the rematch of a match between two players; Ada, on a device that holds no
+    token of that match, signs in with her code, follows the rematch from the finished match and
+    takes the seat kept for her; a guest's browser is offered no seat."""
+    ada = api.post("/api/players", json={"name": "Ada"}).json()
+    bea = api.post("/api/players", json={"name": "Bea"}).json()
+    made = api.post("/api/matches", json={"game": "pixies", "players": 2, "options": {"first_player": 0}}).json()
+    grants = [api.post(f"/api/matches/{made['match']}/seats", json={"seat": s, "player_key": p["key"]}).json()
+              for s, p in ((0, ada), (1, bea))]
+    play_out(pages.base, made["match"], grants)
+    asked = api.post(f"/api/matches/{made['match']}/rematch", headers={"Authorization": f"Bearer {grants[1]['token']}"},
+                     json={"player_key": bea["key"]}).json()
+    new = asked["match"]
+    assert asked["seat"] == 0  # Bea had seat 1
+
+    guest = pages.new("a guest")
+    guest.goto(f"{pages.base}/web/#/match/{new}")
+    guest.wait_for_selector("#rematch-answers")
+    assert guest.locator("button.take-seat").count() == 0  # Ada's seat is kept for her
+
+    phone = pages.new("Ada on her phone")
+    phone.goto(pages.base + "/web/#/me")
+    phone.fill("#player-code", ada["key"])
+    phone.locator("#sign-in button").click()
+    phone.wait_for_selector("#my-player-id")
+    phone.goto(f"{pages.base}/web/#/match/{made['match']}")
+    phone.click("#rematch-watch")
+    phone.wait_for_url(re.compile(rf"#/match/{new}$"))
+    phone.click("button.take-seat[data-seat='1']")
+    phone.wait_for_url(re.compile(rf"#/match/{new}\?seat=1"))
+    wait_seq(phone, 1)
+    assert api.get(f"/api/matches/{new}/log").status_code == 409  # live: started, with its start commit
+    m = api.get(f"/api/matches/{new}").json()
+    assert m["state"] == "live" and [(a["answer"], a["player"]) for a in m["rematch_of"]["seats"]] == [
+        ("accepted", bea["player"]), ("accepted", ada["player"])]
+    rows = api.get(f"/api/players/{ada['player']}/matches").json()["matches"]
+    assert new in [r["match"] for r in rows]  # her history has it: the seat is hers
+    assert pages.errors == [], pages.errors
+
+
+def play_out(base: str, match: str, grants: list[dict]) -> None:
+    """Both seats play random legal moves to the end through the SDK, in a thread of their own
+    (Playwright's sync API holds this thread's event loop)."""
+    async def play() -> None:
+        client = TeahouseClient(base)
+        conns = [await client.connect().open() for _ in grants]
+        views = [await c.join(match, g["token"]) for c, g in zip(conns, grants, strict=True)]
+        await asyncio.gather(*[play_seat(c, v, random.Random(i)) for i, (c, v) in enumerate(zip(conns, views, strict=True))])
+        for c in conns:
+            await c.close()
+        await client.aclose()
+
+    worker = threading.Thread(target=asyncio.run, args=(play(),))
+    worker.start()
+    worker.join(120)
