@@ -202,3 +202,26 @@ async def test_the_kept_seat_holds_across_two_nodes_of_one_redis(redis_url, tmp_
     finally:
         for node in nodes:
             node.stop()
+
+
+async def test_a_kept_seat_freed_for_idleness_is_kept_for_its_player_again(tmp_path):
+    """The operator's idle-seat time (SPEC 2.7) frees a rematch seat its player took and never
+    joined; the seat is then kept for the same player again, not opened to anyone."""
+    from tests.support.server import sqlite_server
+
+    with sqlite_server(tmp_path, {"TEAHOUSE_IDLE_SEAT_SECONDS": "2"}) as proc:
+        async with TeahouseClient(proc.url) as client, httpx.AsyncClient(base_url=proc.url) as http:
+            ada, bea = await client.create_player("Ada"), await client.create_player("Bea")
+            made = await client.create_match("pixies", 2, FIRST_SEAT_0)
+            grants = [await client.take_seat(made["match"], s, player_key=p["key"]) for s, p in ((0, ada), (1, bea))]
+            await play(client, made["match"], grants)
+            asked = await client.rematch(made["match"], player_key=ada["key"])  # Ada's seat 1, never joined
+            await asyncio.sleep(2.5)
+            m = await client.match(asked["match"])
+            assert [s["taken"] for s in m["seats"]] == [False, False]
+            assert [(a["answer"], a["player"]) for a in m["rematch_of"]["seats"]] == [
+                ("waiting", bea["player"]), ("waiting", ada["player"])]
+            for body in ({"seat": 1, "name": "guest"}, {"name": "guest"}):
+                problem(await http.post(f"/api/matches/{asked['match']}/seats", json=body), 409, "seat_reserved")
+            again = await client.rematch(made["match"], player_key=ada["key"])
+            assert (again["match"], again["seat"]) == (asked["match"], 1)
