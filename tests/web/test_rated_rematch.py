@@ -11,15 +11,11 @@ marked "?"); the rematch's "before" is the first match's "after" (one fold, in o
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
-import threading
-
-from teahouse_client import TeahouseClient
-from teahouse_client.bot import play_seat
 
 from tests.web.conftest import create_in_lobby, make_one_move, wait_seq
+from tests.web.test_lobby_invites_rematch import play_out
 
 
 def play_to_the_end(page, api, match: str, seat: int, rng: random.Random) -> dict:
@@ -160,19 +156,3 @@ def test_a_seat_kept_for_a_player_is_taken_from_its_other_device(pages, api):
     assert new in [r["match"] for r in rows]  # her history has it: the seat is hers
     assert pages.errors == [], pages.errors
 
-
-def play_out(base: str, match: str, grants: list[dict]) -> None:
-    """Both seats play random legal moves to the end through the SDK, in a thread of their own
-    (Playwright's sync API holds this thread's event loop)."""
-    async def play() -> None:
-        client = TeahouseClient(base)
-        conns = [await client.connect().open() for _ in grants]
-        views = [await c.join(match, g["token"]) for c, g in zip(conns, grants, strict=True)]
-        await asyncio.gather(*[play_seat(c, v, random.Random(i)) for i, (c, v) in enumerate(zip(conns, views, strict=True))])
-        for c in conns:
-            await c.close()
-        await client.aclose()
-
-    worker = threading.Thread(target=asyncio.run, args=(play(),))
-    worker.start()
-    worker.join(120)
