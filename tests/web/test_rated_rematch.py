@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 
-from tests.web.conftest import create_in_lobby, make_one_move, wait_seq
+from tests.web.conftest import create_in_lobby, make_one_move, shot, wait_seq
 from tests.web.test_lobby_invites_rematch import play_out
 
 
@@ -98,6 +98,7 @@ def test_a_rated_match_and_its_rematch_against_a_bot_from_two_devices(pages, api
     assert (mine2["change"] >= 0) == (sign2 == "+") and mine2["provisional"] is True
     phone.wait_for_selector("#ratings")
     assert f"you {sign2}{abs(mine2['change']):.1f} → {mine2['after']:.1f}?" in phone.inner_text("#ratings")
+    shot(phone, "rated-rematch-end")
 
     # Back at the desk: both matches in "My matches", the rematch first (newest finished first),
     # each with its rating change; the leaderboard lists the player with two matches.
