@@ -367,9 +367,9 @@ export class TeahouseClient {
   player(player: string): Promise<Player>;
   playerMatches(player: string, options?: { offset?: number; limit?: number; playerKey?: string | null }): Promise<PlayerMatches>;
   leaderboard(game: string, options?: { offset?: number; limit?: number }): Promise<Leaderboard>;
-  /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there. */
-  rematch(match: string, token: string): Promise<SeatGrant>;
-  declineRematch(match: string, token: string): Promise<MatchSummary>;
+  /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there; a seat a player held answers with that player's `playerKey` (the token may then be null). */
+  rematch(match: string, token: string | null, options?: { playerKey?: string | null }): Promise<SeatGrant>;
+  declineRematch(match: string, token: string | null, options?: { playerKey?: string | null }): Promise<MatchSummary>;
   match(match: string, options?: { key?: string | null }): Promise<MatchSummary>;
   matches(state?: "open" | "live" | "finished" | null): Promise<MatchSummary[]>;
   gameReference(game: string, players?: number | null): Promise<{ game: string; players: number; reference: Json }>;

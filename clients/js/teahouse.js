@@ -869,14 +869,17 @@ export class TeahouseClient {
   }
 
   /** Ask for the rematch of a finished match, or accept it, as the seat `token` holds there
-   * (SPEC §2.18): {match, seat, token} of the new match. Keep the new token. */
-  rematch(match, token) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch`, {}, { Authorization: `Bearer ${token}` });
+   * (SPEC §2.18): {match, seat, token} of the new match. Keep the new token. A seat a player held
+   * is kept for that player: pass its `playerKey` (its key, or its app's token), with or without
+   * the seat's `token`; the new seat is the player's again. */
+  rematch(match, token, { playerKey = null } = {}) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch`, playerKey ? { player_key: playerKey } : {}, bearer(token));
   }
 
-  /** Decline the rematch: that seat there opens to anyone. Resolves to the rematch's summary. */
-  declineRematch(match, token) {
-    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch/decline`, {}, { Authorization: `Bearer ${token}` });
+  /** Decline the rematch (a player's seat: with its `playerKey`, as for rematch): that seat there
+   * opens to anyone. Resolves to the rematch's summary. */
+  declineRematch(match, token, { playerKey = null } = {}) {
+    return this._call("POST", `/api/matches/${encodeURIComponent(match)}/rematch/decline`, playerKey ? { player_key: playerKey } : {}, bearer(token));
   }
 
   /** A match's summary. `key`: a private match's spectator key (SPEC 2.4), for whoever holds no

@@ -11,7 +11,7 @@ import { boardFor, loadBoard } from "./boards/index.js";
 import { optionsForm } from "./options_form.js";
 import { renderChances } from "./chances.js";
 import { alwaysConfirm, escapeCancels, Picker, setAlwaysConfirm } from "./picker.js";
-import { leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
+import { identity, leaderboardScreen, myMatchesScreen, notify, renderRatings, takeSeatAs, watchTurns } from "./players.js";
 import { language, languageSwitch, list, missingKeys, onLanguage, startI18n, t, tOr } from "./i18n.js";
 import { fill, h, moveLabel, renderStatus, seatLabel } from "./render.js";
 import { positionRegion } from "./position.js";
@@ -841,8 +841,10 @@ async function matchScreen(matchId, params) {
   }
 
   function renderHead() {
-    // (a rematch's seats wait for their players' answers: not for anyone to take)
-    const waiting = new Set((summary.rematch_of?.seats ?? []).filter((a) => a.answer === "waiting").map((a) => a.seat));
+    // (a rematch's seats wait for their players' answers: not for anyone to take, but a seat kept
+    // for this browser's player is its to take, from any device: taking it is its answer)
+    const me = identity.get()?.player;
+    const waiting = new Set((summary.rematch_of?.seats ?? []).filter((a) => a.answer === "waiting" && !(me && a.player === me)).map((a) => a.seat));
     const seatsFree = summary.seats.filter((s) => !s.taken && !waiting.has(s.seat));
     const mine = Object.keys(tokens).map(Number).filter((s) => s !== mySeat);
     fill(ui.head, h("div.row", {},
@@ -918,13 +920,14 @@ async function matchScreen(matchId, params) {
   async function answerRematch(yes) {
     try {
       if (yes) {
-        const got = await client.rematch(matchId, tokens[mySeat]);
+        // A seat this browser's player held is kept for that player: its key answers for it.
+        const got = await client.rematch(matchId, tokens[mySeat], { playerKey: identity.key() });
         store.addToken(got.match, got.seat, got.token);
         if (got.spectator_key) store.addKey(got.match, got.spectator_key);
         location.hash = `#/match/${got.match}?seat=${got.seat}`;
         return;
       }
-      summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat])).match };
+      summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat], { playerKey: identity.key() })).match };
       rematchAnswer = "You declined: your seat there is open to anyone.";
     } catch (err) {
       toast(`The rematch: ${explain(err)}`, "error");

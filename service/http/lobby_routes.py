@@ -157,21 +157,29 @@ class LobbyRoutes:
             raise LobbyError("bad_field", "a seat token you choose (Authorization: Bearer <token>) is 43 to 128 "
                              "characters of A-Z, a-z, 0-9, '-' and '_': 256 random bits or more, in base64url")
         # A player's key (or an app's token) in `player_key` takes the seat for that player.
-        credential = body.get("player_key")
-        if credential is not None and (not isinstance(credential, str) or not 0 < len(credential) <= 4096):
-            raise LobbyError("bad_field", "player_key must be a player key or an app's token (a string)")
+        credential = player_credential(body)
         player = await self.players().authenticate(credential) if credential else None
         seat, token = await self.lobby().take_seat(match, body.get("seat"), body.get("name"), chosen, player,
                                                    invite=body.get("invite"))
         return json({"match": match, "seat": seat, "token": token}, 201)
 
     async def accept_rematch(self, request: Request) -> Response:
-        """Ask for the finished match's rematch, or accept it: the new seat and its token."""
-        await json_body(request, self.limits)  # (no fields: the seat is the token's)
-        return json(await rematch.accept(self.lobby(), request.path_params["match"], seat_token(request)), 201)
+        """Ask for the finished match's rematch, or accept it: the new seat and its token. The seat
+        is the token's, or the player's whose credential is `player_key` (a player's seat needs it)."""
+        credential = player_credential(await json_body(request, self.limits))
+        return json(await rematch.accept(self.lobby(), self.players(), request.path_params["match"],
+                                         seat_token(request), credential), 201)
 
     async def decline_rematch(self, request: Request) -> Response:
-        await json_body(request, self.limits)
+        credential = player_credential(await json_body(request, self.limits))
         lobby = self.lobby()
-        rec = await rematch.decline(lobby, request.path_params["match"], seat_token(request))
+        rec = await rematch.decline(lobby, self.players(), request.path_params["match"], seat_token(request), credential)
         return json(summary(rec, await lobby.store.last_seq(rec.id)))
+
+
+def player_credential(body: Mapping[str, object]) -> str | None:
+    """The body's `player_key` (a player key or an app's token), None when absent or empty."""
+    credential = body.get("player_key")
+    if credential is not None and (not isinstance(credential, str) or not 0 < len(credential) <= 4096):
+        raise LobbyError("bad_field", "player_key must be a player key or an app's token (a string)")
+    return credential or None

@@ -138,6 +138,16 @@ def reserved_seats(record: MatchRecord) -> set[int]:
         return set()
     return {s.seat for s in record.seats if not s.taken and f"declined:{s.seat}" not in record.links}
 
+
+def kept_for(record: MatchRecord, seat: int) -> str | None:
+    """The player a rematch's seat is kept for (the one who held its seat in the finished match);
+    None for a guest's seat, a bot's, or a match that is no rematch."""
+    if record.rematch_of is None:
+        return None
+    players = record.rematch_of.get("players") or [None] * record.players
+    return players[seat]
+
+
 @dataclass
 class Forked:
     """What a fork made: the match, its spectator key (a `link` fork), and the seat and token of
@@ -350,7 +360,8 @@ class Lobby:
         answer was lost (a crash, the store unreachable). `player`: the seat is that player's
         (kept with the seat, and written into the start commit, so the log says who played);
         None: a guest. A rematch's seats wait for their players (reserved_seats) unless
-        `reserved_ok` (their answer).
+        `reserved_ok` (their answer); a seat kept for a player (kept_for) is that player's to take,
+        which is its answer too.
 
         Claiming the last seat starts the match in the same atomic write (store.claim_seat), so
         no failure anywhere leaves a full match that never started."""
@@ -360,6 +371,10 @@ class Lobby:
         if player is not None and name is None:
             name = player.name
         reserved = set() if reserved_ok else reserved_seats(record)
+        mine = [s for s in sorted(reserved) if player is not None and kept_for(record, s) == player.id]
+        if mine and seat in (None, mine[0]):
+            seat = mine[0]
+            reserved.discard(seat)
         if invite is not None:
             invited = invited_seat(record, invite)
             if seat is not None and seat != invited:
@@ -371,7 +386,10 @@ class Lobby:
         elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < record.players:
             raise LobbyError("bad_field", f"seat must be an integer from 0 to {record.players - 1}")
         elif seat in reserved and not record.seats[seat].taken:
-            raise LobbyError("seat_reserved", f"seat {seat} waits for its player's answer to the rematch", 409)
+            keeper = kept_for(record, seat)
+            raise LobbyError("seat_reserved", f"seat {seat} is kept for player {keeper}: only that player's credential "
+                             "takes it, unless it declines" if keeper else
+                             f"seat {seat} waits for its player's answer to the rematch", 409)
         else:
             candidates = [seat]
         token = token or secrets.token_urlsafe(32)

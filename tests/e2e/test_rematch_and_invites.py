@@ -74,9 +74,9 @@ async def test_a_rematch_rotates_the_seats_and_links_both_ways(server):
         # the bot of seat 2 plays seat 1 now, and came along at once
         assert m["bots"] == [{"seat": 1, "strength": 0}]
         assert m["rematch_of"] == {"match": old, "seats": [
-            {"seat": 0, "from_seat": 1, "answer": "accepted"},
-            {"seat": 1, "from_seat": 2, "answer": "bot"},
-            {"seat": 2, "from_seat": 0, "answer": "waiting"}]}
+            {"seat": 0, "from_seat": 1, "answer": "accepted", "player": None},
+            {"seat": 1, "from_seat": 2, "answer": "bot", "player": "bot:strength-0"},
+            {"seat": 2, "from_seat": 0, "answer": "waiting", "player": None}]}
         assert [s["name"] for s in m["seats"]][0] == "p1"
         # seat 2 waits for seat 0's player: nobody else takes it
         problem(await http.post(f"/api/matches/{new}/seats", json={"seat": 2}), 409, "seat_reserved")

@@ -169,7 +169,13 @@ def finished(api, base: str, names: tuple[str, ...] = ("Ada", "Bea")) -> tuple[s
     """A pixies match its seats played to the end through the SDK: (its id, the seats' grants)."""
     mid = api.post("/api/matches", json={"game": "pixies", "players": len(names)}).json()["match"]
     seats = [api.post(f"/api/matches/{mid}/seats", json={"name": n}).json() for n in names]
+    play_out(base, mid, seats)
+    assert api.get(f"/api/matches/{mid}").json()["state"] == "finished"
+    return mid, seats
 
+
+def play_out(base: str, mid: str, seats: list[dict]) -> None:
+    """The seats (their grants) play random legal moves to the end through the SDK."""
     async def play() -> None:
         client = TeahouseClient(base)
         conns = [await client.connect().open() for _ in seats]
@@ -183,8 +189,6 @@ def finished(api, base: str, names: tuple[str, ...] = ("Ada", "Bea")) -> tuple[s
     worker = threading.Thread(target=asyncio.run, args=(play(),))
     worker.start()
     worker.join(120)
-    assert api.get(f"/api/matches/{mid}").json()["state"] == "finished"
-    return mid, seats
 
 
 def seated_page(pages, match: str, grant: dict, name: str):

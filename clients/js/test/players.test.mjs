@@ -1,6 +1,7 @@
 // Against a real server, when TEAHOUSE_URL names one (tests/web/test_js_sdk.py starts one and
 // runs this): a player made with its key, a seat taken as the player against a server bot, the
-// start commit naming both, and the finished match in the player's history and the leaderboard.
+// start commit naming both, the finished match in the player's history and the leaderboard, and
+// its rematch answered with the player's key.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -56,4 +57,14 @@ test("a JS player plays a rated match against a bot and finds it in its history 
   const ids = board.players.map((p) => p.player);
   assert.ok(ids.includes(made.player) && ids.includes("bot:strength-0"));
   assert.deepEqual(board.players.map((p) => p.rank), board.players.map((_, i) => i + 1));
+
+  // The rematch keeps the player (SPEC 2.18): the seat's token alone is refused, the key answers
+  // (on another device, without the token), and the new seat is the player's, the bot's the bot's.
+  await assert.rejects(client.rematch(m.match, seat.token), (e) => e instanceof ServerError && e.code === "player_required");
+  const again = await client.rematch(m.match, null, { playerKey: made.key });
+  assert.equal(again.seat, 1); // seat 0's player plays seat 1 of the rematch
+  const next = await client.match(again.match);
+  assert.deepEqual(next.rematch_of.seats.map((a) => [a.answer, a.player]), [["bot", "bot:strength-0"], ["accepted", made.player]]);
+  assert.equal(next.state, "live");
+  await assert.rejects(client.declineRematch(m.match, null, { playerKey: made.key }), (e) => e instanceof ServerError && e.code === "seat_taken");
 });

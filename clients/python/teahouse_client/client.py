@@ -673,15 +673,21 @@ class TeahouseClient:
         """A game's ratings, best first (SPEC 2.16): {game, total, offset, players}."""
         return await self._call("GET", f"/api/games/{_q(game)}/leaderboard", params={"offset": offset, "limit": limit})
 
-    async def rematch(self, match: str, token: str) -> dict[str, Any]:
+    async def rematch(self, match: str, token: str | None = None, player_key: str | None = None) -> dict[str, Any]:
         """Ask for the rematch of finished `match`, or accept it, as the seat `token` holds
-        there (SPEC 2.18): {match, seat, token} of the new match. Keep the new token."""
-        return await self._call("POST", f"/api/matches/{_q(match)}/rematch", headers=_bearer(token))
+        there (SPEC 2.18): {match, seat, token} of the new match. Keep the new token. A seat a
+        player held is kept for that player: send its `player_key` (its key, or its app's
+        token), with or without the seat's `token`; the new seat is the player's again."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/rematch", json=_credential(player_key),
+                                headers=_bearer(token))
 
-    async def decline_rematch(self, match: str, token: str) -> dict[str, Any]:
-        """Decline the rematch of `match` as the seat `token` holds: that seat there opens to
-        anyone. Returns the rematch's summary."""
-        return await self._call("POST", f"/api/matches/{_q(match)}/rematch/decline", headers=_bearer(token))
+    async def decline_rematch(self, match: str, token: str | None = None,
+                              player_key: str | None = None) -> dict[str, Any]:
+        """Decline the rematch of `match` as the seat `token` holds (a player's seat: with its
+        `player_key`, as for rematch): that seat there opens to anyone. Returns the rematch's
+        summary."""
+        return await self._call("POST", f"/api/matches/{_q(match)}/rematch/decline", json=_credential(player_key),
+                                headers=_bearer(token))
 
     async def match(self, match: str) -> dict[str, Any]:
         """One match's summary (SPEC 2.1)."""
@@ -762,6 +768,11 @@ class TeahouseClient:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _credential(player_key: str | None) -> dict[str, Any]:
+    """A body naming the player that answers (SPEC 2.18), or none."""
+    return {"player_key": player_key} if player_key else {}
 
 
 def _bearer(secret: str | None) -> dict[str, str]:
