@@ -20,6 +20,7 @@ import httpx
 import orjson
 
 from service.match.hooks import HEADER_EVENT, HEADER_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, sign
+from service.ops import metrics
 from service.store import DeliveryRecord, EventStore, StoreUnavailable
 
 log = logging.getLogger("teahouse.webhooks")
@@ -109,6 +110,7 @@ class Courier:
         if hook is None:
             d.status, d.last_error = "failed", "the webhook was deleted"
             await self.store.save_delivery(d)
+            metrics.WEBHOOK_ATTEMPTS.labels("failed").inc()
             return
         assert self._http is not None
         body = body_of(d)
@@ -132,6 +134,7 @@ class Courier:
         else:
             d.next_at = now + int(backoff_s(self.retry_s, d.attempts) * 1000)
         await self.store.save_delivery(d)
+        metrics.WEBHOOK_ATTEMPTS.labels("retry" if d.status == "pending" else d.status).inc()
 
     async def close(self) -> None:
         tasks = [t for t in (self._task, *self._sending) if t is not None]

@@ -83,14 +83,19 @@ class Webhooks:
             return cursor
         if hooks is None:
             hooks = await self.hooks_of(notices.seat_players(record))
-        if hooks:
+        if hooks and await self._after(record.id, last, hooks):
             commits = await self.store.read(record.id, 0, last)
-            ratings = await self._ratings(record, commits)
-            await self.write(notices.from_log(record, hooks, commits, cursor, ratings))
+            await self.write(notices.from_log(record, hooks, commits, cursor, await self._ratings(record)))
         await self.store.set_hook_cursor(record.id, last)
         return last
 
-    async def _ratings(self, record: MatchRecord, commits: Sequence[Any]) -> list[dict[str, Any]] | None:
+    async def _after(self, match_id: str, last: int, hooks: Mapping[str, Sequence[HookRecord]]) -> bool:
+        """Whether the match's last commit came after one of the hooks was registered (a hook hears
+        nothing older: a player's past matches are not folded when it registers its first hook)."""
+        top = await self.store.read(match_id, last - 1, last)
+        return bool(top) and top[0].ts >= min(h.created for found in hooks.values() for h in found)
+
+    async def _ratings(self, record: MatchRecord) -> list[dict[str, Any]] | None:
         if self.ratings is None:
             return None
         fresh = await self.store.get_match(record.id)
