@@ -250,3 +250,37 @@ async def test_a_server_killed_after_the_commit_sends_after_its_restart(store_ur
         await receiver.stop()
         node.stop()
 
+
+
+async def test_two_nodes_deriving_the_same_commits_send_each_delivery_once(redis_url, tmp_path):
+    # Both nodes hold the match (the seat plays on one, a spectator watches on the other), so both
+    # derive every commit's deliveries and both couriers look at the one outbox.
+    nodes = [ServerProcess(redis_url, tmp_path / f"{name}.log").start() for name in "ab"]
+    receiver = await Receiver().start()
+    try:
+        async with httpx.AsyncClient(base_url=nodes[0].url, timeout=30) as http:
+            alice, hook = await _player_with_hook(http, receiver.url, ["your_turn", "finished"])
+        ca, cb = TeahouseClient(nodes[0].url), TeahouseClient(nodes[1].url)
+        match = (await ca.create_match("pixies", 2, {"first_player": 0}, bots={1: 0}))["match"]
+        spec = await ca.connect().open()
+        await spec.spectate(match)
+        seat = await cb.take_seat(match, 0, player_key=alice["key"])
+        conn = await cb.connect().open()
+        view = await conn.join(match, seat["token"])
+        await play_seat(conn, view, random.Random(9))
+        await view.wait_for(lambda g: g.finished is not None, timeout=60)
+        await receiver.wait_for(lambda g: any(json.loads(r.body)["event"] == "finished" for r in g))
+        await conn.close()
+        await spec.close()
+        await ca.aclose()
+        await cb.aclose()
+        async with httpx.AsyncClient(base_url=nodes[1].url, timeout=30) as http:
+            rows = await _log_until(http, alice["key"], lambda rows: all(r["status"] == "delivered" for r in rows))
+        await asyncio.sleep(2)  # (time for a second send, were there one)
+        ids = [_signed(hook["secret"], r)["id"] for r in receiver.got]
+        assert len(ids) == len(set(ids)) == len(rows) > 2
+        assert all(r["attempts"] == 1 for r in rows)
+    finally:
+        await receiver.stop()
+        for node in nodes:
+            node.stop()

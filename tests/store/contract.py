@@ -536,6 +536,15 @@ class StoreContract:
         assert [(d.id, d.status, d.last_status) for d in page] == [("d1", "delivered", 200)]
         assert await store.deliveries("bob", 0, 5) == (0, [])
 
+    async def test_racing_claims_give_a_delivery_to_one_claimer(self, store, twin):
+        from service.store import DeliveryRecord
+
+        ids = [f"r{i}" for i in range(20)]
+        await store.add_deliveries([DeliveryRecord(id=i, owner="o", hook="h", event="finished", match="m", seq=1,
+                                                   payload={}, created=1, next_at=1) for i in ids])
+        got = await asyncio.gather(*[s.claim_delivery(i, 10, 1000) for i in ids for s in (store, twin)])
+        assert sorted(d.id for d in got if d is not None) == sorted(ids)  # each once, by one of the two
+
     async def test_the_hook_cursor_only_moves_forward(self, store):
         assert await store.hook_cursor("m") == 0
         await store.set_hook_cursor("m", 5)
