@@ -2,9 +2,10 @@
 commit's path.
 
 Every node runs one courier. It asks the store for due pending deliveries, claims each (a lease:
-the claim moves the delivery's due time LEASE_MS ahead, atomically, so another node skips it; a
-node that dies holding it leaves it due again when the lease ends), POSTs it with httpx (an
-async client: nothing blocks the loop, and every request has a timeout), and writes the outcome:
+the claim moves the delivery's due time ahead, atomically, so another node skips it; a node that
+dies holding it leaves it due again when the lease ends: twice the request's timeout, and
+LEASE_SLACK_S for the store's writes), POSTs it with httpx (an async client: nothing blocks the
+loop, and the whole request has a deadline), and writes the outcome:
 delivered on any 2xx answer; otherwise due again after an exponential backoff (capped), until
 `attempts` tries have failed, when it is marked failed. Redirects are not followed.
 """
@@ -20,12 +21,12 @@ import httpx
 import orjson
 
 from service.match.hooks import HEADER_EVENT, HEADER_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, sign
-from service.ops import metrics
+from service.ops import crash_points, metrics
 from service.store import DeliveryRecord, EventStore, StoreUnavailable
 
 log = logging.getLogger("teahouse.webhooks")
 
-LEASE_MS = 60_000
+LEASE_SLACK_S = 5.0
 BATCH = 50
 POLL_S = 1.0
 MAX_BACKOFF_S = 600.0
@@ -48,6 +49,7 @@ class Courier:
     def __init__(self, store: EventStore, attempts: int, retry_s: float, timeout_s: float) -> None:
         self.store = store
         self.attempts, self.retry_s, self.timeout_s = attempts, retry_s, timeout_s
+        self.lease_ms = int((2 * timeout_s + LEASE_SLACK_S) * 1000)
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
         self._sending: set[asyncio.Task] = set()
@@ -83,7 +85,7 @@ class Courier:
         for delivery_id in await self.store.due_deliveries(now, BATCH):
             await self._slots.acquire()
             try:
-                d = await self.store.claim_delivery(delivery_id, now, now + LEASE_MS)
+                d = await self.store.claim_delivery(delivery_id, now, now + self.lease_ms)
             except BaseException:
                 self._slots.release()
                 raise
@@ -117,13 +119,16 @@ class Courier:
         ts = int(time.time())
         headers = {"Content-Type": "application/json", HEADER_ID: d.id, HEADER_EVENT: d.event,
                    HEADER_TIMESTAMP: str(ts), HEADER_SIGNATURE: sign(hook.secret, ts, body)}
+        # A fault test stops the node here: the delivery claimed, nothing sent or recorded.
+        crash_points.reached("webhooks.claimed")
         try:
-            answer = await self._http.post(hook.url, content=body, headers=headers)
+            async with asyncio.timeout(self.timeout_s):  # (httpx's timeouts are per phase)
+                answer = await self._http.post(hook.url, content=body, headers=headers)
             d.last_status, d.last_error = answer.status_code, None
             ok = 200 <= answer.status_code < 300
             if not ok:
                 d.last_error = f"answered HTTP {answer.status_code}"
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, TimeoutError) as exc:
             d.last_status, ok = None, False
             d.last_error = (f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__)[:MAX_ERROR]
         now = int(time.time() * 1000)

@@ -15,6 +15,7 @@ import random
 import time
 
 import httpx
+import pytest
 from teahouse_client import TeahouseClient
 from teahouse_client.bot import play_seat
 
@@ -218,10 +219,13 @@ async def test_a_receiver_down_then_failing_gets_the_delivery_on_a_later_try(sto
         node.stop()
 
 
-async def test_a_server_killed_after_the_commit_sends_after_its_restart(store_url, tmp_path):
-    # The node dies when it is about to write the first deliveries it derived: the start commit
-    # is in the log, nothing of it in the outbox.
-    node = _server(store_url, tmp_path, TEAHOUSE_CRASH_AT="webhooks.derived").start()
+@pytest.mark.parametrize("point", ["webhooks.derived", "webhooks.claimed"])
+async def test_a_server_killed_after_the_commit_sends_after_its_restart(point, store_url, tmp_path):
+    # webhooks.derived: the node dies when it is about to write the first deliveries it derived
+    # (the start commit is in the log, nothing of it in the outbox); webhooks.claimed: when it
+    # has claimed the first one and is about to send it (the delivery is leased to a dead node
+    # until twice the timeout and 5 s have passed).
+    node = _server(store_url, tmp_path, TEAHOUSE_CRASH_AT=point, TEAHOUSE_WEBHOOK_TIMEOUT_S="1").start()
     receiver = await Receiver().start()
     try:
         async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
@@ -244,7 +248,7 @@ async def test_a_server_killed_after_the_commit_sends_after_its_restart(store_ur
         assert payload["id"] == _spec_id(match, 1, alice["player"], "your_turn", hook["id"])
         async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
             rows = await _log_until(http, alice["key"], lambda rows: rows and rows[0]["status"] == "delivered")
-            assert [r["id"] for r in rows] == [payload["id"]]
+            assert [r["id"] for r in rows] == [payload["id"]] and rows[0]["attempts"] == 1
             assert (await http.get(f"/api/matches/{match}")).json()["seq"] >= 1
     finally:
         await receiver.stop()
