@@ -11,13 +11,14 @@ sweep after a crash) names the same delivery, which the store keeps once (`add_d
     left (the seconds per move, or under Fischer the starting bank): due at that time at the
     position, if the position still stands then.
 
-A hook hears only of what happened after it was registered.
+A hook hears only of what happened after it was registered. An app's own hook (owner `<app>:*`)
+hears of every seat its users hold, as if each had registered it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from service.games import fold, get_game
@@ -42,18 +43,43 @@ def seat_players(record: MatchRecord) -> list[str | None]:
     return [s.player for s in record.seats]
 
 
+def app_hooks_owner(app: str) -> str:
+    """Who owns an app's own hooks, which hear of all its users."""
+    return f"{app}:*"
+
+
+def app_owner(player: str) -> str | None:
+    """The owner of the hooks of the app whose user `player` is; None for a player that is no
+    app's user (a key's player, a bot)."""
+    app, sep, _ = player.partition(":")
+    return app_hooks_owner(app) if sep and app != "bot" else None
+
+
+def owners_of(players: Iterable[str | None]) -> set[str]:
+    """Whose hooks may hear of these players: the players, and the apps of those that are apps' users."""
+    out: set[str] = set()
+    for p in players:
+        if p is not None:
+            out.add(p)
+            owner = app_owner(p)
+            if owner is not None:
+                out.add(owner)
+    return out
+
+
 def _deliveries(record: MatchRecord, hooks: Hooks, seat: int, event: str, seq: int, ts: int,
                 extra: dict[str, Any]) -> list[DeliveryRecord]:
     player = seat_players(record)[seat]
+    if player is None:
+        return []
     out: list[DeliveryRecord] = []
-    for hook in hooks.get(player or "", ()):
+    for hook in [*hooks.get(player, ()), *hooks.get(app_owner(player) or "", ())]:
         if event not in hook.events or ts < hook.created:
             continue
-        assert player is not None
         did = delivery_id(record.id, seq, player, event, hook.id)
         payload = {"id": did, "event": event, "match": record.id, "game": record.game, "seat": seat, "seq": seq,
                    "player": player, "ts": ts, "url": match_url(hook.site, record.id), **extra}
-        out.append(DeliveryRecord(id=did, owner=player, hook=hook.id, event=event, match=record.id, seq=seq,
+        out.append(DeliveryRecord(id=did, owner=hook.owner, hook=hook.id, event=event, match=record.id, seq=seq,
                                   payload=payload, created=ts, next_at=ts))
     return out
 
@@ -67,7 +93,7 @@ def implied(record: MatchRecord, hooks: Hooks, before: Mapping[str, Any] | None,
     was = set((before or {}).get("to_act") or []) if before is not None and not before.get("finished") else set()
     players = seat_players(record)
     for seat, player in enumerate(players):
-        if player is None or player not in hooks:
+        if player is None or not owners_of([player]) & set(hooks):
             continue
         if after["finished"] and not (before or {}).get("finished"):
             rating = next((dict(r) for r in ratings or () if r.get("player") == player), None)

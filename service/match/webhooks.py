@@ -61,9 +61,9 @@ class Webhooks:
         return self._owners
 
     async def hooks_of(self, players: Iterable[str | None]) -> dict[str, list[HookRecord]]:
-        """The hooks of those of `players` who have any."""
+        """The hooks that may hear of `players`, by owner: theirs, and their apps' own."""
         owners = await self.owners()
-        wanted = {p for p in players if p is not None and p in owners}
+        wanted = notices.owners_of(players) & owners
         return {p: hooks for p in sorted(wanted) if (hooks := await self.store.hooks(p))}
 
     async def write(self, deliveries: Sequence[DeliveryRecord]) -> None:

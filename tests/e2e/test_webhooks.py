@@ -15,11 +15,12 @@ import random
 import time
 
 import httpx
+import jwt
 import pytest
 from teahouse_client import TeahouseClient
 from teahouse_client.bot import play_seat
 
-from tests.support.server import ServerProcess
+from tests.support.server import ServerProcess, sqlite_server
 from tests.support.webhook_receiver import Received, Receiver
 
 
@@ -288,3 +289,41 @@ async def test_two_nodes_deriving_the_same_commits_send_each_delivery_once(redis
         await receiver.stop()
         for node in nodes:
             node.stop()
+
+
+APP_SECRET = "a shared secret of the chess club, long enough for HS256"
+
+
+def _app_token(sub: str) -> str:
+    return jwt.encode({"iss": "club", "sub": sub, "exp": int(time.time()) + 300}, APP_SECRET, algorithm="HS256")
+
+
+async def test_an_apps_own_hook_hears_of_every_user_of_the_app(tmp_path):
+    # An app's token for itself (`sub` "*") registers a hook that hears of all its users.
+    apps = tmp_path / "apps.json"
+    apps.write_text(json.dumps({"apps": [{"id": "club", "hmac_secret": APP_SECRET}]}))
+    receiver = await Receiver().start()
+    try:
+        with sqlite_server(tmp_path, {"TEAHOUSE_APPS": str(apps)}) as node:
+            async with httpx.AsyncClient(base_url=node.url, timeout=30) as http:
+                app = _bearer(_app_token("*"))
+                r = await http.post("/api/players/me/webhooks", json={"url": receiver.url, "events": ["your_turn"]},
+                                    headers=app)
+                assert r.status_code == 201, r.text
+                hook = r.json()
+                r = await http.get("/api/players/me", headers=app)  # the app itself is no player
+                assert (r.status_code, r.json()["error"]["code"]) == (401, "bad_player_token")
+                match = (await http.post("/api/matches", json={"game": "pixies", "players": 2,
+                                                               "options": {"first_player": 0}})).json()["match"]
+                for seat, user in ((1, "u-2"), (0, "u-1")):
+                    r = await http.post(f"/api/matches/{match}/seats", json={"seat": seat, "player_key": _app_token(user)})
+                    assert r.status_code == 201, r.text
+                got = await receiver.wait_for(lambda g: len(g) >= 1)
+                payload = _signed(hook["secret"], got[0])
+                assert (payload["event"], payload["player"], payload["seat"], payload["seq"]) == ("your_turn", "club:u-1", 0, 1)
+                assert payload["id"] == _spec_id(match, 1, "club:u-1", "your_turn", hook["id"])
+                rows = await _log_until(http, _app_token("*"), lambda rows: rows and rows[0]["status"] == "delivered")
+                assert [r["id"] for r in rows] == [payload["id"]]
+                assert (await _deliveries(http, _app_token("u-1"))) == []  # the user's own log: its own hooks'
+    finally:
+        await receiver.stop()
