@@ -78,3 +78,12 @@ def test_clock_low_at_a_tenth_of_the_allowance():
     assert notices.low_times(fischer, _status([0]), 1_000, [3_000, 60_000]) == {0: 1_000 - 3_000}  # low already
     assert notices.low_times(_record(["a", "b"]), _status([0]), 1_000, None) == {}
     assert notices.low_times(per_move, _status([], True), 1_000, None) == {}
+
+
+def test_an_apps_own_hook_hears_of_its_users_and_not_of_others():
+    rec = _record(["club:u-1", "alice", "bot:strength-2"])
+    hooks = {"club:*": [_hook("club:*", ["your_turn"], hid="wh_app")]}
+    got = notices.implied(rec, hooks, None, _commit(1), _status([0, 1, 2]), None)
+    assert [(d.owner, d.payload["player"], d.payload["seat"]) for d in got] == [("club:*", "club:u-1", 0)]
+    assert notices.owners_of(["club:u-1", "alice", "bot:strength-2", None]) == {"club:u-1", "club:*", "alice",
+                                                                                "bot:strength-2"}
