@@ -26,12 +26,15 @@ from service.http.origins import OriginGuard
 from service.http.player_routes import PlayerRoutes
 from service.http.replay_routes import ReplayRoutes
 from service.http.summary import summary
+from service.http.webhook_routes import WebhookRoutes
 from service.match import retention
 from service.match.analysis import Analyst
 from service.match.apps import Apps
+from service.match.courier import Courier
 from service.match.lobby import Lobby
 from service.match.players import Players
 from service.match.ratings import Ratings
+from service.match.webhooks import Webhooks
 from service.ops import logs, metrics, pauses
 from service.ops.access import AccessLog
 from service.ops.durability import DurabilityCheck
@@ -54,6 +57,7 @@ class Node:
         self._lobby: Lobby | None = None
         self._players: Players | None = None
         self._ratings: Ratings | None = None
+        self._webhooks: Webhooks | None = None
         self.apps = Apps.load(limits.apps or None)  # a bad file stops the server at once
         self._durability: DurabilityCheck | None = None
         self._analyst: Analyst | None = None
@@ -74,6 +78,11 @@ class Node:
     def ratings(self) -> Ratings:
         assert self._ratings is not None, "the app's lifespan has not started"
         return self._ratings
+
+    def webhooks(self) -> Webhooks:
+        assert self._webhooks is not None, "the app's lifespan has not started"
+        return self._webhooks
+
     def durability(self) -> DurabilityCheck:
         assert self._durability is not None, "the app's lifespan has not started"
         return self._durability
@@ -87,7 +96,12 @@ class Node:
         self._players, self._ratings = Players(s, self.apps), Ratings(s)
         lobby = self._lobby = Lobby(s, max_live=lim.live_matches_per_node, idle_seat_seconds=lim.idle_seat_seconds,
                                     ratings=self._ratings)
+        webhooks = self._webhooks = Webhooks(
+            s, Courier(s, lim.webhook_attempts, lim.webhook_retry_s, lim.webhook_timeout_s), self._ratings,
+            lim.webhook_sweep_s)
+        lobby.webhooks = webhooks
         lobby.start()
+        webhooks.start()
         logs.set_node(lobby.node)
         durability = self._durability = DurabilityCheck(s)
         await durability.start(lim.ready_deadline_s)
@@ -117,6 +131,7 @@ class Node:
             await self._analyst.close()
         await durability.close()
         await lobby.close()
+        await webhooks.close()
         bot_pool.shutdown()
         if self.given is None:
             await s.close()
@@ -135,6 +150,7 @@ def create_app(store: EventStore | None = None, store_url: str | None = None,
         *health.routes(),
         *matches.routes(),
         *PlayerRoutes(lobby, node.players, node.ratings, lim).routes(),
+        *WebhookRoutes(node.players, node.webhooks, lim).routes(),
         *ReplayRoutes(lobby, lim, matches.creation_room, node.analyst).routes(),
         *admin.routes(lobby, lim.admin_token, summary, guarded, int_param),
         *static.routes(),

@@ -342,6 +342,67 @@ export interface Leaderboard {
   players: { rank: number; player: string; name: string; rating: number; rd: number; volatility: number; games: number; provisional: boolean }[];
 }
 
+export type WebhookEvent = "your_turn" | "clock_low" | "finished";
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEvent[];
+  created: number;
+}
+
+export interface WebhookCreated extends Webhook {
+  /** The signing secret, shown once. */
+  secret: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhook: string;
+  event: WebhookEvent;
+  match: string;
+  seq: number;
+  created: number;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  delivered: number | null;
+  next_attempt: number | null;
+}
+
+export interface WebhookDeliveries {
+  player: string;
+  total: number;
+  offset: number;
+  deliveries: WebhookDelivery[];
+}
+
+/** The body of a delivery (SPEC 2.19). */
+export interface WebhookPayload {
+  id: string;
+  event: WebhookEvent;
+  match: string;
+  game: string;
+  seat: number;
+  seq: number;
+  player: string;
+  ts: number;
+  url: string;
+  deadline?: number;
+  result?: { [field: string]: unknown };
+  rating?: { [field: string]: unknown } | null;
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** The hex HMAC-SHA256 of `${timestamp}.${body}` keyed with the secret's UTF-8 bytes. */
+export function webhookSignature(secret: string, timestamp: number | string, body: string | Uint8Array): Promise<string>;
+
+/** The payload if the delivery's signature and timestamp check out; else WebhookSignatureError. */
+export function verifyWebhook(secret: string, headers: Headers | { [name: string]: string },
+  body: string | Uint8Array, options?: { toleranceS?: number; now?: number }): Promise<WebhookPayload>;
+
 export type TimeControl =
   | { type: "per_move"; seconds: number }
   | { type: "correspondence"; days: number }
@@ -367,6 +428,11 @@ export class TeahouseClient {
   player(player: string): Promise<Player>;
   playerMatches(player: string, options?: { offset?: number; limit?: number; playerKey?: string | null }): Promise<PlayerMatches>;
   leaderboard(game: string, options?: { offset?: number; limit?: number }): Promise<Leaderboard>;
+  /** Register a webhook (SPEC 2.19); keep `secret`, shown once. */
+  createWebhook(playerKey: string, url: string, options?: { events?: WebhookEvent[] | null }): Promise<WebhookCreated>;
+  webhooks(playerKey: string): Promise<Webhook[]>;
+  deleteWebhook(playerKey: string, webhook: string): Promise<void>;
+  webhookDeliveries(playerKey: string, options?: { offset?: number; limit?: number }): Promise<WebhookDeliveries>;
   /** Ask for (or accept) the rematch of a finished match as the seat `token` holds there; a seat a player held answers with that player's `playerKey` (the token may then be null). */
   rematch(match: string, token: string | null, options?: { playerKey?: string | null }): Promise<SeatGrant>;
   declineRematch(match: string, token: string | null, options?: { playerKey?: string | null }): Promise<MatchSummary>;

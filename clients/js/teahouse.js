@@ -862,6 +862,35 @@ export class TeahouseClient {
     return this._call("GET", `/api/players/${encodeURIComponent(player)}/matches?${q}`, undefined, bearer(playerKey));
   }
 
+  /** Register a webhook for the player `playerKey` (or an app's token) proves (SPEC 2.19):
+   * {id, url, events, created, secret}. Keep `secret`, shown this once, and check every delivery
+   * with `verifyWebhook(secret, headers, body)`. `events`: any of your_turn, clock_low, finished
+   * (null: all). */
+  createWebhook(playerKey, url, { events = null } = {}) {
+    const body = events ? { url, events } : { url };
+    return this._call("POST", "/api/players/me/webhooks", body, bearer(playerKey));
+  }
+
+  /** The player's webhooks, without their secrets. */
+  async webhooks(playerKey) {
+    return (await this._call("GET", "/api/players/me/webhooks", undefined, bearer(playerKey))).webhooks;
+  }
+
+  /** Delete one of the player's webhooks; its deliveries not yet made are not made. */
+  async deleteWebhook(playerKey, webhook) {
+    const r = await this._fetch(`${this.url}/api/players/me/webhooks/${encodeURIComponent(webhook)}`,
+      { method: "DELETE", headers: bearer(playerKey) });
+    if (r.status === 204) return;
+    const e = (await r.json().catch(() => null))?.error ?? {};
+    throw new ServerError(e.code ?? `http_${r.status}`, e.message ?? `HTTP ${r.status}`);
+  }
+
+  /** One page of the player's delivery log, newest first: {player, total, offset, deliveries}. */
+  webhookDeliveries(playerKey, { offset = 0, limit = 50 } = {}) {
+    const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+    return this._call("GET", `/api/players/me/webhooks/deliveries?${q}`, undefined, bearer(playerKey));
+  }
+
   /** A game's ratings, best first (SPEC 2.16): {game, total, offset, players}. */
   leaderboard(game, { offset = 0, limit = 50 } = {}) {
     const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
@@ -954,4 +983,59 @@ export class TeahouseClient {
     if (botStrength !== null) body.bot_strength = botStrength;
     return this._call("POST", `/api/matches/${encodeURIComponent(match)}/fork`, body);
   }
+}
+
+// --- Receiving webhooks (SPEC 2.19) ------------------------------------------------------------
+
+/** Thrown by verifyWebhook: a missing header, a bad signature, or a timestamp too far from now. */
+export class WebhookSignatureError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "WebhookSignatureError";
+  }
+}
+
+function header(headers, name) {
+  const value = typeof headers?.get === "function" ? headers.get(name)
+    : Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  if (value == null) throw new WebhookSignatureError(`the ${name} header is missing`);
+  return String(value);
+}
+
+/** The hex HMAC-SHA256 of `${timestamp}.${body}`, keyed with the secret's UTF-8 bytes (Web Crypto). */
+export async function webhookSignature(secret, timestamp, body) {
+  const enc = new TextEncoder();
+  const bytes = typeof body === "string" ? enc.encode(body) : new Uint8Array(body);
+  const prefix = enc.encode(`${timestamp}.`);
+  const message = new Uint8Array(prefix.length + bytes.length);
+  message.set(prefix);
+  message.set(bytes, prefix.length);
+  const key = await globalThis.crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" },
+    false, ["sign"]);
+  const mac = new Uint8Array(await globalThis.crypto.subtle.sign("HMAC", key, message));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A delivery's payload if its `Teahouse-Signature` signs `body` (the raw bytes or text, before
+ * any JSON parsing) under `secret` and its `Teahouse-Timestamp` is within `toleranceS` of now;
+ * else it throws WebhookSignatureError. `headers`: a Headers object or a plain map. Deliveries
+ * come at least once: dedupe by the payload's `id`. */
+export async function verifyWebhook(secret, headers, body, { toleranceS = 300, now = Date.now() / 1000 } = {}) {
+  const stamp = header(headers, "Teahouse-Timestamp");
+  if (!/^[0-9]+$/.test(stamp)) throw new WebhookSignatureError("Teahouse-Timestamp is not a Unix time in seconds");
+  if (Math.abs(now - Number(stamp)) > toleranceS) {
+    throw new WebhookSignatureError("the delivery's timestamp is too far from now (a replay?)");
+  }
+  const want = await webhookSignature(secret, stamp, body);
+  const sent = header(headers, "Teahouse-Signature").split(",").map((p) => p.trim())
+    .filter((p) => p.startsWith("v1=")).map((p) => p.slice(3));
+  // (compared in full whatever differs first: no early exit to time)
+  const same = (a, b) => a.length === b.length && [...a].reduce((acc, c, i) => acc | (c.charCodeAt(0) ^ b.charCodeAt(i)), 0) === 0;
+  if (!sent.some((s) => same(s, want))) throw new WebhookSignatureError("the signature does not match this secret and body");
+  const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+  const payload = JSON.parse(text);
+  if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
+    throw new WebhookSignatureError("the body is not a JSON object");
+  }
+  return payload;
 }

@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from service.bots import DEFAULT_STRENGTH, STRENGTHS
 from service.games import GAMES, IllegalMove, get_game, playable
@@ -33,6 +33,9 @@ from service.match.settle import settle
 from service.match.spectators import SpectatorOptionError, parse_delay, parse_mode
 from service.ops import crash_points, metrics
 from service.store import Claim, Commit, EventStore, MatchRecord, PlayerRecord, SeatRecord, StoreUnavailable
+
+if TYPE_CHECKING:
+    from service.match.webhooks import Webhooks
 
 log = logging.getLogger("teahouse.lobby")
 
@@ -175,6 +178,8 @@ class Lobby:
         self.presence = PresencePoller(store, self.node, lambda: list(self._live.values()))
         # Told the id of every match this node sees finish (the analysis queue, when it runs).
         self.on_finish: Callable[[str], None] | None = None
+        # The node's webhooks (service/match/webhooks.py), which every runtime it loads tells its commits.
+        self.webhooks: Webhooks | None = None
 
     def start(self) -> None:
         """Begin dropping runtimes nobody has watched for `idle_seconds` (the log keeps them)."""
@@ -575,7 +580,7 @@ class Lobby:
         self._loading[match_id] = fut
         try:
             rt = MatchRuntime(self.store, await self.record(match_id), self.node, on_diverge=self._diverged.add,
-                              on_finish=self._finished, ratings=self.ratings)
+                              on_finish=self._finished, ratings=self.ratings, webhooks=self.webhooks)
             await rt.load()
             self._live[match_id] = rt
             fut.set_result(rt)

@@ -19,6 +19,7 @@ from service.match.lobby import LobbyError, bot_player, hash_token
 from service.store import EventStore, PlayerRecord
 
 MAX_NAME = 40
+APP_ITSELF = "*"  # an app's token with this `sub` stands for the app, not one of its users
 __all__ = ["Players", "bot_player", "check_name"]
 
 
@@ -60,6 +61,16 @@ class Players:
             raise LobbyError("unknown_player", f"no player has the id {player_id[:80]!r}", 404)
         return player
 
+    def app_itself(self, credential: str) -> str | None:
+        """The app a credential stands for when it is an app's token for itself (`sub` "*"), else None."""
+        if "." not in credential:
+            return None
+        try:
+            app, sub, _ = self.apps.verify(credential)
+        except AppError:
+            return None  # (authenticate says why)
+        return app if sub == APP_ITSELF else None
+
     async def authenticate(self, credential: str) -> PlayerRecord:
         """The player a bearer credential proves: a player key, or an app's JWT (it has dots)."""
         if "." in credential:
@@ -67,6 +78,9 @@ class Players:
                 app, sub, name = self.apps.verify(credential)
             except AppError as exc:
                 raise LobbyError("bad_player_token", str(exc), 401) from None
+            if sub == APP_ITSELF:
+                raise LobbyError("bad_player_token", "a token whose sub is '*' stands for the app itself: it "
+                                 "manages the app's webhooks only (SPEC 2.19), and is no player", 401)
             pid = f"{app}:{sub}"
             player = await self.store.get_player(pid)
             if player is None:

@@ -11,7 +11,8 @@ game's status once, installs every watched audience's patch (service/match/proje
 hands the resulting `Committed` (service/match/committed.py) to its subscribers, in this order:
 the fan-out to the watchers (fanout.py), the delayed spectators of a match with a spectator
 delay (delayed.py: their own projection, behind), the legal-move pages (legal.py), the finish
-mark (settle.py), the turn clock (clock.py) and the seat bots (seat_bots.py). Presence (presence.py)
+mark (settle.py), the turn clock (clock.py), the seat bots (seat_bots.py) and the webhooks
+(webhooks.py: derived in a task of their own, never holding up the commit). Presence (presence.py)
 follows the watchers, not the commits. The clock and the bots send their moves to `submit`, as
 a client does.
 
@@ -32,7 +33,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol import messages
 from service.games import Game, IllegalMove, fold, get_game
@@ -53,6 +54,9 @@ from service.ops import logs, metrics
 from service.store import Commit, Conflict, EventStore, LogRewound, MatchRecord, Rejected, StoreUnavailable
 from service.store.base import EVENT_SCHEMA, REMEMBERED_REJECTIONS
 from service.store.outage import Backoff
+
+if TYPE_CHECKING:
+    from service.match.webhooks import Webhooks
 
 # (The session and the tests name these through the runtime, the module they talk to.)
 __all__ = ["CLOSE_WAIT_S", "DECIDE_ATTEMPTS", "FANOUT_CHUNK", "REMEMBERED_REJECTIONS", "SNAPSHOT_EVERY",
@@ -127,11 +131,13 @@ class _Ahead:
 class MatchRuntime:
     def __init__(self, store: EventStore, record: MatchRecord, node: str = "local",
                  on_diverge: Callable[[str], None] | None = None,
-                 on_finish: Callable[[str], None] | None = None, ratings: Ratings | None = None) -> None:
+                 on_finish: Callable[[str], None] | None = None, ratings: Ratings | None = None,
+                 webhooks: Webhooks | None = None) -> None:
         """`on_diverge(match id)`: called once when this runtime finds its log went backwards
         (the lobby counts such matches for /health and the metrics). `on_finish(match id)`:
         called once the match is marked finished (the analysis queue). `ratings`: the node's
-        ratings fold, whose changes a rated match's `finished` carries."""
+        ratings fold, whose changes a rated match's `finished` carries. `webhooks`: the node's,
+        told every commit after the others (service/match/webhooks.py)."""
         self.store = store
         self.node = node
         self.record = record
@@ -161,6 +167,7 @@ class MatchRuntime:
         # A match with a spectator delay shows its spectators a projection of their own, behind.
         self.delayed = (DelayedSpectators(self.game, record, self.fanout, lambda: self.names, self.ref)
                         if record.spectator_delay else None)
+        self.notices = webhooks.for_match(record) if webhooks is not None else None
 
     @property
     def idle(self) -> bool:
@@ -201,6 +208,8 @@ class MatchRuntime:
         await self.clock.load(self.store)
         self.clock.on_commit(at)
         self.bots.on_commit(at)
+        if self.notices is not None:
+            self.notices.on_commit(at, self.finish.changes, self.clock.banks)
 
     async def _follow(self) -> None:
         """Apply commits written by any node (this one included; those are skipped). While the
@@ -282,6 +291,8 @@ class MatchRuntime:
                 await self.store.save_snapshot(self.id, c.seq, self._snapshot())
         self.clock.on_commit(done)
         self.bots.on_commit(done)
+        if self.notices is not None:
+            self.notices.on_commit(done, self.finish.changes, self.clock.banks)
 
     # -- commands -------------------------------------------------------------------------
     async def submit(self, seat: int | None, command: dict[str, Any], move_id: str | None,
@@ -512,7 +523,8 @@ class MatchRuntime:
 
     async def close(self) -> None:
         self.fanout.flush()
-        tasks = [t for t in (self._tail_task, self.clock.task, self.finish.task, *self.bots.tasks) if t is not None]
+        tasks = [t for t in (self._tail_task, self.clock.task, self.finish.task, *self.bots.tasks,
+                             *(self.notices.tasks if self.notices is not None else ())) if t is not None]
         self._stop()
         for task in tasks:
             task.cancel()

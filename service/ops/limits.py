@@ -102,6 +102,20 @@ class Limits:
     apps: str = _limit(
         "", "a JSON file of the third-party apps whose users may play with the app's signed tokens "
             "(docs/operators.md); empty: none")
+    # -- webhooks ----------------------------------------------------------------------------------
+    webhooks_per_player: int = _limit(
+        5, "webhooks one player may register (SPEC 2.19)")
+    webhook_attempts: int = _limit(
+        8, "tries of one webhook delivery before it is marked failed")
+    webhook_retry_s: float = _limit(
+        1.0, "seconds before a failed webhook delivery is tried again, doubled after each failure (at most 600)")
+    webhook_timeout_s: float = _limit(
+        5.0, "seconds a webhook receiver has to answer one delivery")
+    webhook_sweep_s: float = _limit(
+        30.0, "seconds between two looks for commits whose webhooks no node derived (a node that died)")
+    public_url: str = _limit(
+        "", "the server's public address (e.g. https://play.example.org), which the match links in webhook "
+            "payloads start with; empty: the address a webhook was registered at")
 
     # -- reading them ---------------------------------------------------------------------------
     @classmethod
@@ -133,6 +147,8 @@ class Limits:
     def check(self) -> None:
         if self.retention_action not in ("archive", "delete"):
             raise ValueError("retention_action must be archive or delete")
+        if self.webhook_attempts < 1 or self.webhook_timeout_s <= 0 or self.webhook_sweep_s <= 0:
+            raise ValueError("webhook_attempts, webhook_timeout_s and webhook_sweep_s must be above zero")
         if self.analysis_playouts < 1:
             raise ValueError("analysis_playouts must be at least 1")
         for f in dataclasses.fields(self):

@@ -61,6 +61,9 @@ STORE_UP = Gauge("teahouse_store_up", "1 if the latest store call succeeded, els
                  registry=REGISTRY)
 CLOCK_EXPIRIES = Counter("teahouse_clock_expiries", "Turn clocks that ran out (a move is then played for the seat)",
                          registry=REGISTRY)
+WEBHOOK_ATTEMPTS = Counter("teahouse_webhook_attempts", "Webhook delivery attempts, by outcome: delivered (a 2xx), "
+                           "retry (to be tried again), failed (given up, or its hook deleted)", ["outcome"],
+                           registry=REGISTRY)
 BOT_MOVES = Counter("teahouse_bot_moves", "Moves committed by the server's bots at the table", registry=REGISTRY)
 WAIT_TIMEOUTS = Counter("teahouse_wait_timeouts", "Appends whose WAIT for --wait-replicas replicas ran out "
                         "(the move was acknowledged anyway)", registry=REGISTRY)

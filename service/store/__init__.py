@@ -7,7 +7,9 @@ from service.store.base import (
     Claim,
     Commit,
     Conflict,
+    DeliveryRecord,
     EventStore,
+    HookRecord,
     LogRewound,
     MatchRecord,
     PlayerRecord,
@@ -16,7 +18,7 @@ from service.store.base import (
     StoreUnavailable,
 )
 
-__all__ = ["Claim", "Commit", "Conflict", "EventStore", "LogRewound", "MatchRecord", "PlayerRecord", "Rejected",
+__all__ = ["Claim", "Commit", "Conflict", "DeliveryRecord", "EventStore", "HookRecord", "LogRewound", "MatchRecord", "PlayerRecord", "Rejected",
            "SeatRecord",
            "StoreUnavailable", "open_store"]
 

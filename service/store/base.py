@@ -125,6 +125,57 @@ class PlayerRecord:
 
 
 @dataclass
+class HookRecord:
+    """A webhook a player registered (service/match/hooks.py). `secret` signs every delivery, so
+    the server keeps it as is (an HMAC needs the key itself); it is shown to its owner once.
+    `site`: the server's public address the match links in its payloads start with."""
+
+    id: str
+    owner: str
+    url: str
+    events: list[str]
+    secret: str
+    created: int
+    site: str = ""
+
+    def pack(self) -> bytes:
+        return msgpack.packb(asdict(self), use_bin_type=True)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> HookRecord:
+        return cls(**msgpack.unpackb(data, raw=False))
+
+
+@dataclass
+class DeliveryRecord:
+    """One webhook notification in the outbox and the delivery log. Its id is a function of what
+    the log implies (service/match/notices.py), so deriving it twice writes it once. `status`:
+    pending (due at `next_at`, ms), delivered, or failed (given up, or its hook is gone)."""
+
+    id: str
+    owner: str
+    hook: str
+    event: str
+    match: str
+    seq: int
+    payload: dict[str, Any]
+    created: int
+    attempts: int = 0
+    status: str = "pending"
+    last_status: int | None = None
+    last_error: str | None = None
+    delivered: int | None = None
+    next_at: int = 0
+
+    def pack(self) -> bytes:
+        return msgpack.packb(asdict(self), use_bin_type=True)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> DeliveryRecord:
+        return cls(**msgpack.unpackb(data, raw=False))
+
+
+@dataclass
 class MatchRecord:
     id: str
     game: str
@@ -270,6 +321,56 @@ class EventStore(abc.ABC):
     @abc.abstractmethod
     async def finished_matches(self, game: str) -> list[tuple[int, str]]:
         """Every finished match of `game` as (ts of its last commit, id), in that order."""
+
+    # -- webhooks: registrations, the outbox and its delivery log -------------------------------
+    @abc.abstractmethod
+    async def add_hook(self, hook: HookRecord, limit: int) -> bool:
+        """Register `hook` unless its owner has `limit` hooks already (then False, nothing written)."""
+
+    @abc.abstractmethod
+    async def hooks(self, owner: str) -> list[HookRecord]:
+        """The owner's hooks, oldest first."""
+
+    @abc.abstractmethod
+    async def remove_hook(self, owner: str, hook_id: str) -> bool:
+        """Forget one of the owner's hooks; False if it has none of that id."""
+
+    @abc.abstractmethod
+    async def hook_owners(self) -> list[str]:
+        """Every owner with at least one hook."""
+
+    @abc.abstractmethod
+    async def add_deliveries(self, deliveries: Sequence[DeliveryRecord]) -> int:
+        """Put each delivery in the outbox (due at its `next_at`) and its owner's log, unless one
+        of its id exists already (a delivery derived again): that one is left as it is. Returns
+        how many were new."""
+
+    @abc.abstractmethod
+    async def due_deliveries(self, now: int, limit: int) -> list[str]:
+        """Ids of pending deliveries due at `now` (ms), the most overdue first."""
+
+    @abc.abstractmethod
+    async def claim_delivery(self, delivery_id: str, now: int, until: int) -> DeliveryRecord | None:
+        """Take a due pending delivery for sending: atomically move its `next_at` to `until` (a
+        lease: if the claimer dies, it is due again then) and return it; None if it is not pending
+        or not due (another node claimed it)."""
+
+    @abc.abstractmethod
+    async def save_delivery(self, delivery: DeliveryRecord) -> None:
+        """Write a delivery's outcome: still pending (due again at its `next_at`) or settled
+        (delivered or failed: out of the outbox, kept in the log)."""
+
+    @abc.abstractmethod
+    async def deliveries(self, owner: str, offset: int, limit: int) -> tuple[int, list[DeliveryRecord]]:
+        """The owner's delivery log, newest first: (total, one page)."""
+
+    @abc.abstractmethod
+    async def hook_cursor(self, match_id: str) -> int:
+        """The last seq of the match whose notifications were derived (0: none)."""
+
+    @abc.abstractmethod
+    async def set_hook_cursor(self, match_id: str, seq: int) -> None:
+        """Move the match's cursor to `seq` (never back)."""
 
     # -- the log --------------------------------------------------------------------------
     @abc.abstractmethod

@@ -52,6 +52,7 @@ from service.store.durability import Durability, judge_redis
 from service.store.outage import guarded
 from service.store.redis_errors import unreachable
 from service.store.redis_follow import StreamReaders
+from service.store.redis_hooks import RedisHooks
 
 # A log written only by this script is 1..top with no gaps, so its length is its top: XLEN
 # (O(1), a number) instead of XREVRANGE (the top entry copied into Lua), which saves
@@ -148,7 +149,7 @@ PRESENCE_REFRESH_S = 10
 PRESENCE_STALE_MS = 30_000
 
 
-class RedisStore(EventStore):
+class RedisStore(RedisHooks, EventStore):
     name = "redis"
     shared = True
 

@@ -23,7 +23,9 @@ from service.store.base import (
     Claim,
     Commit,
     Conflict,
+    DeliveryRecord,
     EventStore,
+    HookRecord,
     LogRewound,
     MatchRecord,
     PlayerRecord,
@@ -79,6 +81,19 @@ CREATE TABLE IF NOT EXISTS snapshots (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS analyses (
     match TEXT PRIMARY KEY, analysis BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS hooks (
+    owner TEXT NOT NULL, id TEXT NOT NULL, created INTEGER NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (owner, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deliveries (
+    id TEXT PRIMARY KEY, owner TEXT NOT NULL, created INTEGER NOT NULL, status TEXT NOT NULL,
+    next_at INTEGER NOT NULL, data BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS deliveries_due ON deliveries (status, next_at);
+CREATE INDEX IF NOT EXISTS deliveries_owner ON deliveries (owner, created);
+CREATE TABLE IF NOT EXISTS hook_cursors (
+    match TEXT PRIMARY KEY, seq INTEGER NOT NULL
 ) WITHOUT ROWID;
 """
 
@@ -254,7 +269,7 @@ class SqliteStore(EventStore):
             with _tx(self._db, immediate=True):
                 self._db.execute("DELETE FROM matches WHERE id = ?", (match_id,))
                 for table in ("seats", "log", "diverged", "links", "snapshots", "rejections", "analyses",
-                              "player_matches", "finished"):
+                              "player_matches", "finished", "hook_cursors"):
                     self._db.execute(f"DELETE FROM {table} WHERE match = ?", (match_id,))
         await self._run(go)
 
@@ -318,6 +333,81 @@ class SqliteStore(EventStore):
     async def finished_matches(self, game: str) -> list[tuple[int, str]]:
         return await self._run(lambda: [(r[0], r[1]) for r in self._db.execute(
             "SELECT ts, match FROM finished WHERE game = ? ORDER BY ts, match", (game,))])
+
+    # -- webhooks ----------------------------------------------------------------------------
+    async def add_hook(self, hook: HookRecord, limit: int) -> bool:
+        def go() -> bool:
+            with _tx(self._db, immediate=True):
+                held = self._db.execute("SELECT COUNT(*) FROM hooks WHERE owner = ?", (hook.owner,)).fetchone()[0]
+                if held >= limit:
+                    return False
+                self._db.execute("INSERT INTO hooks (owner, id, created, data) VALUES (?, ?, ?, ?)",
+                                 (hook.owner, hook.id, hook.created, hook.pack()))
+                return True
+        return await self._run(go)
+
+    async def hooks(self, owner: str) -> list[HookRecord]:
+        return await self._run(lambda: [HookRecord.unpack(r[0]) for r in self._db.execute(
+            "SELECT data FROM hooks WHERE owner = ? ORDER BY created, id", (owner,))])
+
+    async def remove_hook(self, owner: str, hook_id: str) -> bool:
+        return await self._run(lambda: self._db.execute(
+            "DELETE FROM hooks WHERE owner = ? AND id = ?", (owner, hook_id)).rowcount == 1)
+
+    async def hook_owners(self) -> list[str]:
+        return await self._run(lambda: [r[0] for r in self._db.execute("SELECT DISTINCT owner FROM hooks")])
+
+    async def add_deliveries(self, deliveries: Sequence[DeliveryRecord]) -> int:
+        def go() -> int:
+            with _tx(self._db, immediate=True):
+                return sum(self._db.execute(
+                    "INSERT OR IGNORE INTO deliveries (id, owner, created, status, next_at, data) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (d.id, d.owner, d.created, d.status, d.next_at, d.pack())).rowcount
+                    for d in deliveries)
+        return await self._run(go) if deliveries else 0
+
+    async def due_deliveries(self, now: int, limit: int) -> list[str]:
+        return await self._run(lambda: [r[0] for r in self._db.execute(
+            "SELECT id FROM deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?",
+            (now, limit))])
+
+    async def claim_delivery(self, delivery_id: str, now: int, until: int) -> DeliveryRecord | None:
+        def go() -> DeliveryRecord | None:
+            with _tx(self._db, immediate=True):
+                taken = self._db.execute(
+                    "UPDATE deliveries SET next_at = ? WHERE id = ? AND status = 'pending' AND next_at <= ?",
+                    (until, delivery_id, now)).rowcount
+                if not taken:
+                    return None
+                row = self._db.execute("SELECT data FROM deliveries WHERE id = ?", (delivery_id,)).fetchone()
+            d = DeliveryRecord.unpack(row[0])
+            d.next_at = until
+            return d
+        return await self._run(go)
+
+    async def save_delivery(self, delivery: DeliveryRecord) -> None:
+        d = delivery
+        await self._run(lambda: self._db.execute(
+            "UPDATE deliveries SET status = ?, next_at = ?, data = ? WHERE id = ?",
+            (d.status, d.next_at, d.pack(), d.id)))
+
+    async def deliveries(self, owner: str, offset: int, limit: int) -> tuple[int, list[DeliveryRecord]]:
+        def go() -> tuple[int, list[DeliveryRecord]]:
+            total = self._db.execute("SELECT COUNT(*) FROM deliveries WHERE owner = ?", (owner,)).fetchone()[0]
+            rows = self._db.execute("SELECT data FROM deliveries WHERE owner = ? ORDER BY created DESC, id "
+                                    "LIMIT ? OFFSET ?", (owner, limit, offset))
+            return int(total), [DeliveryRecord.unpack(r[0]) for r in rows]
+        return await self._run(go)
+
+    async def hook_cursor(self, match_id: str) -> int:
+        row = await self._run(lambda: self._db.execute(
+            "SELECT seq FROM hook_cursors WHERE match = ?", (match_id,)).fetchone())
+        return int(row[0]) if row else 0
+
+    async def set_hook_cursor(self, match_id: str, seq: int) -> None:
+        await self._run(lambda: self._db.execute(
+            "INSERT INTO hook_cursors (match, seq) VALUES (?, ?) "
+            "ON CONFLICT (match) DO UPDATE SET seq = MAX(seq, excluded.seq)", (match_id, seq)))
 
     # -- the log --------------------------------------------------------------------------
     async def append(self, match_id: str, commit: Commit, own: object = None) -> None:

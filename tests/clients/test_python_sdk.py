@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import teahouse_client
-from teahouse_client import bot, client, patch, v2, wire
+from teahouse_client import bot, client, patch, v2, webhooks, wire
 
 from tests.support.server import ROOT
 
@@ -33,7 +33,7 @@ def test_the_distribution_depends_on_websockets_msgpack_and_httpx_only():
 
 def test_the_package_imports_nothing_but_the_standard_library_and_its_dependencies():
     sources = sorted((SDK / "teahouse_client").glob("*.py"))
-    assert {p.stem for p in sources} >= {"__init__", "client", "bot", "patch", "v2", "wire"}
+    assert {p.stem for p in sources} >= {"__init__", "client", "bot", "patch", "v2", "wire", "webhooks"}
     for source in sources:
         for node in ast.walk(ast.parse(source.read_text())):
             if isinstance(node, ast.Import):
@@ -52,7 +52,7 @@ def test_the_installed_package_is_the_one_under_clients_python():
 
 def public_callables() -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
-    for module in (teahouse_client, client, bot, patch, v2, wire):
+    for module in (teahouse_client, client, bot, patch, v2, wire, webhooks):
         out.append((module.__name__, module))
         for name, obj in vars(module).items():
             if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:

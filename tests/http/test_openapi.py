@@ -64,7 +64,9 @@ SETUP = {
 SEAT_TOKEN = {"replay_own_seat": 1, "rematch": 0, "rematch_live": 0, "rematch_decline": 1, "rematch_decline_none": 1}
 PLAYER = "pL4yEr9Ex4mp"  # the player id of SPEC 2.15's examples: replaced by a player of this server
 # The examples whose call carries that player's key (security scheme playerKey).
-PLAYER_KEY = {"me"}
+PLAYER_KEY = {"me", "create_webhook", "create_webhook_bad_url", "create_webhook_bad_event", "list_webhooks",
+              "webhook_deliveries", "webhook_deliveries_bad_limit", "delete_webhook", "delete_webhook_unknown"}
+WEBHOOK = "wh_Zk3pQ9xW2mNc4TbV"  # the hook id of SPEC 2.19's examples: replaced by a hook of that player
 
 
 def document() -> dict[str, Any]:
@@ -384,6 +386,10 @@ def request_of(call: Call, matches: Matches) -> httpx.Request:
             params["player"] = player["player"]
         if call.name in PLAYER_KEY:
             headers["Authorization"] = f"Bearer {player['key']}"
+        if params.get("webhook") == WEBHOOK:
+            made = matches.http.post("/api/players/me/webhooks", json={"url": "https://example.org/h"}, headers=headers)
+            assert made.status_code == 201, made.text
+            params["webhook"] = made.json()["id"]
     if call.name in SEAT_TOKEN:
         assert call.seat_token, f"{call.id}: its operation does not take a seat token"
         headers["Authorization"] = f"Bearer {matches.tokens[params['match']][SEAT_TOKEN[call.name]]}"

@@ -489,6 +489,69 @@ class StoreContract:
         assert "players" not in commit(2).public()
 
 
+    # -- webhooks ---------------------------------------------------------------------------
+    async def test_hooks_are_kept_per_owner_up_to_a_limit(self, store):
+        from service.store import HookRecord
+
+        hooks = [HookRecord(id=f"h{i}", owner="alice1", url=f"https://x.example/{i}", events=["your_turn"],
+                            secret=f"s{i}", created=1000 + i) for i in range(3)]
+        assert await store.add_hook(hooks[0], 2) and await store.add_hook(hooks[1], 2)
+        assert not await store.add_hook(hooks[2], 2)
+        assert await store.hooks("alice1") == hooks[:2]
+        assert await store.hook_owners() == ["alice1"]
+        assert await store.remove_hook("alice1", "h0") and not await store.remove_hook("alice1", "h0")
+        assert not await store.remove_hook("bob", "h1")
+        assert await store.hooks("alice1") == [hooks[1]]
+        assert await store.remove_hook("alice1", "h1")
+        assert await store.hook_owners() == [] and await store.hooks("alice1") == []
+
+    async def test_a_delivery_is_written_once_claimed_once_and_settled(self, store):
+        from service.store import DeliveryRecord
+
+        def dlv(i: str, created: int) -> DeliveryRecord:
+            return DeliveryRecord(id=i, owner="alice1", hook="h", event="your_turn", match="m", seq=created,
+                                  payload={"id": i, "seq": created}, created=created, next_at=created)
+
+        assert await store.add_deliveries([dlv("d1", 10), dlv("d2", 20)]) == 2
+        assert await store.add_deliveries([dlv("d1", 10)]) == 0  # derived again: left as it is
+        assert await store.due_deliveries(15, 10) == ["d1"]
+        assert await store.due_deliveries(25, 10) == ["d1", "d2"]
+        got = await store.claim_delivery("d1", 25, 1000)
+        assert got is not None and got.payload == {"id": "d1", "seq": 10} and got.next_at == 1000
+        assert await store.claim_delivery("d1", 25, 1000) is None  # leased to the first claimer
+        assert await store.due_deliveries(25, 10) == ["d2"]
+        assert (await store.claim_delivery("d1", 1000, 2000)) is not None  # the lease ran out
+        got.attempts, got.status, got.last_status, got.delivered = 1, "delivered", 200, 30
+        await store.save_delivery(got)
+        assert await store.claim_delivery("d1", 5000, 6000) is None
+        assert await store.add_deliveries([dlv("d1", 10)]) == 0
+        assert await store.due_deliveries(5000, 10) == ["d2"]
+        d2 = await store.claim_delivery("d2", 25, 100)
+        d2.attempts, d2.next_at, d2.last_error = 1, 500, "refused"
+        await store.save_delivery(d2)
+        assert await store.due_deliveries(499, 10) == [] and await store.due_deliveries(500, 10) == ["d2"]
+        total, page = await store.deliveries("alice1", 0, 1)
+        assert total == 2 and [(d.id, d.attempts, d.last_error) for d in page] == [("d2", 1, "refused")]
+        total, page = await store.deliveries("alice1", 1, 5)
+        assert [(d.id, d.status, d.last_status) for d in page] == [("d1", "delivered", 200)]
+        assert await store.deliveries("bob", 0, 5) == (0, [])
+
+    async def test_racing_claims_give_a_delivery_to_one_claimer(self, store, twin):
+        from service.store import DeliveryRecord
+
+        ids = [f"r{i}" for i in range(20)]
+        await store.add_deliveries([DeliveryRecord(id=i, owner="o", hook="h", event="finished", match="m", seq=1,
+                                                   payload={}, created=1, next_at=1) for i in ids])
+        got = await asyncio.gather(*[s.claim_delivery(i, 10, 1000) for i in ids for s in (store, twin)])
+        assert sorted(d.id for d in got if d is not None) == sorted(ids)  # each once, by one of the two
+
+    async def test_the_hook_cursor_only_moves_forward(self, store):
+        assert await store.hook_cursor("m") == 0
+        await store.set_hook_cursor("m", 5)
+        await store.set_hook_cursor("m", 3)
+        assert await store.hook_cursor("m") == 5 and await store.hook_cursor("other") == 0
+
+
 @contextlib.asynccontextmanager
 async def _tailing(store: EventStore, match_id: str, own: object) -> AsyncIterator[list[int]]:
     """The seqs `store.tail(match_id, 0, own)` yields, collected while the block runs (the

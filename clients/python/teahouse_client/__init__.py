@@ -18,7 +18,7 @@ Moves carry `at`, the seq of the document they were decided on: a move decided o
 the match has left raises `Stale` instead of being applied to the new one. A request refused
 with `rate_limited` (SPEC 7.1) is sent again after the server's `retry_after_ms`;
 `legal_moves` fetches every page of a long list (SPEC 3.6). `teahouse_client.bot` plays seats
-with random legal moves.
+with random legal moves. `verify_webhook` checks a webhook delivery's signature (SPEC 2.19).
 """
 
 from teahouse_client.client import (
@@ -31,7 +31,8 @@ from teahouse_client.client import (
     TeahouseClient,
 )
 from teahouse_client.patch import PatchError, apply
+from teahouse_client.webhooks import WebhookSignatureError, verify_webhook
 
 __all__ = ["Connection", "MatchView", "PatchError", "RateLimited", "Rejected", "ServerError", "Stale",
-           "TeahouseClient", "apply"]
+           "TeahouseClient", "WebhookSignatureError", "apply", "verify_webhook"]
 __version__ = "0.2.0"

@@ -669,6 +669,36 @@ class TeahouseClient:
         return await self._call("GET", f"/api/players/{_q(player)}/matches",
                                 params={"offset": offset, "limit": limit}, headers=_bearer(player_key))
 
+    async def create_webhook(self, player_key: str, url: str, events: list[str] | None = None) -> dict[str, Any]:
+        """Register a webhook for the player the key (or app token) proves (SPEC 2.19): {id, url,
+        events, created, secret}. Keep `secret`, shown this once: check each delivery with
+        `teahouse_client.webhooks.verify_webhook(secret, headers, body)`. `events`: any of
+        your_turn, clock_low, finished (None: all)."""
+        body: dict[str, Any] = {"url": url}
+        if events is not None:
+            body["events"] = events
+        return await self._call("POST", "/api/players/me/webhooks", json=body, headers=_bearer(player_key))
+
+    async def webhooks(self, player_key: str) -> list[dict[str, Any]]:
+        """The player's webhooks (without their secrets)."""
+        return list((await self._call("GET", "/api/players/me/webhooks", headers=_bearer(player_key)))["webhooks"])
+
+    async def delete_webhook(self, player_key: str, webhook: str) -> None:
+        """Delete one of the player's webhooks; its pending deliveries are not sent."""
+        r = await self.http.delete(f"/api/players/me/webhooks/{_q(webhook)}", headers=_bearer(player_key))
+        if r.status_code != 204:
+            try:
+                data = r.json()
+            except ValueError:
+                data = None
+            raise _http_error(r.status_code, data)
+
+    async def webhook_deliveries(self, player_key: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
+        """One page of the player's delivery log, newest first: {player, total, offset, deliveries},
+        each with its id, event, match, seq, status, attempts, last_status, last_error, delivered."""
+        return await self._call("GET", "/api/players/me/webhooks/deliveries",
+                                params={"offset": offset, "limit": limit}, headers=_bearer(player_key))
+
     async def leaderboard(self, game: str, offset: int = 0, limit: int = 50) -> dict[str, Any]:
         """A game's ratings, best first (SPEC 2.16): {game, total, offset, players}."""
         return await self._call("GET", f"/api/games/{_q(game)}/leaderboard", params={"offset": offset, "limit": limit})
