@@ -29,24 +29,25 @@ class Mix:
 
 @dataclass(frozen=True)
 class Figures:
-    """Per-node and per-Redis figures (docs/capacity.md says where each was measured)."""
-    node_cpu_ms_per_move: float = 2.0  # committing node, the mix's audience, net of idle costs
-    node_cpu_ms_per_move_per_extra_node: float = 0.5  # each further node that holds a connection of the match
-    node_cpu_us_per_connection_second: float = 10.0  # an open, idle WebSocket
-    node_cpu_us_per_loaded_match_second: float = 100.0  # a (node, match) pair: presence and stream polls
-    node_rss_base_mib: float = 67.0
-    node_rss_kib_per_connection: float = 21.0
-    node_rss_kib_per_loaded_match: float = 20.0
-    bytes_per_move_seat: float = 45.0  # WebSocket payload, the mover's ack included
-    bytes_per_move_spectator: float = 50.0
-    bytes_per_move_in: float = 60.0  # the move frame a seat sends
+    """Per-node and per-Redis figures; the defaults are those docs/capacity.md derives (measured by
+    bench/capacity_sim.py on 2026-12-04 unless the doc says otherwise)."""
+    node_cpu_ms_per_move: float = 0.913  # the committing node, the mix's audience, net of idle costs
+    node_cpu_ms_per_move_per_extra_node: float = 1.689  # each further node that holds a connection of the match
+    node_cpu_us_per_connection_second: float = 4.43  # an open, idle WebSocket
+    node_cpu_us_per_loaded_match_second: float = 178.3  # a (node, match) pair: presence and stream polls
+    node_rss_base_mib: float = 67.6
+    node_rss_kib_per_connection: float = 8.43
+    node_rss_kib_per_loaded_match: float = 20.5
+    bytes_per_move_seat: float = 41.0  # WebSocket payload, the mover's ack included
+    bytes_per_move_spectator: float = 38.0
+    bytes_per_move_in: float = 40.0  # the move frame a seat sends (estimate)
     frame_overhead_bytes: float = 68.0  # WebSocket header + TCP/IP (with timestamps) + Ethernet, per frame
-    redis_cpu_ms_per_move: float = 0.3  # all masters, per move
-    redis_cpu_us_per_loaded_match_second: float = 50.0  # all masters, per (node, match) pair
-    redis_bytes_per_match: float = 8000.0  # a live match's keys, its log so far included
-    redis_bytes_per_log_entry: float = 200.0
-    redis_net_bytes_per_move: float = 3000.0  # masters in + out, replication included
-    redis_net_bytes_per_loaded_match_second: float = 2000.0
+    redis_cpu_ms_per_move: float = 0.161  # all masters, per move
+    redis_cpu_us_per_loaded_match_second: float = 37.5  # all masters, per (node, match) pair
+    redis_bytes_per_match: float = 15_660.0  # used_memory of a match with an empty log (record, seats, subscriptions)
+    redis_bytes_per_log_entry: float = 160.0  # a commit's payload (139 B) and its stream entry's own
+    redis_net_bytes_per_move: float = 1_000.0  # masters in + out, replication included (estimate)
+    redis_net_bytes_per_loaded_match_second: float = 600.0  # presence and stream polls
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,11 @@ def plan(matches: int, mix: Mix = Mix(), f: Figures = Figures(), t: Targets = Ta
     net_in = moves_s * (f.bytes_per_move_in + f.frame_overhead_bytes)
     redis_cores = moves_s * f.redis_cpu_ms_per_move / 1000 + pairs * f.redis_cpu_us_per_loaded_match_second / 1e6
     finished_per_day = matches / (mix.moves_per_match * mix.move_every_s) * 86400
-    redis_mem = (matches * f.redis_bytes_per_match
-                 + finished_per_day * t.retention_days * mix.moves_per_match * f.redis_bytes_per_log_entry)
+    # a live match is half-way through its log on average; a finished one holds all of it, and
+    # stays while retention keeps it (the log is never trimmed: service/match/retention.py)
+    live = f.redis_bytes_per_match + mix.moves_per_match / 2 * f.redis_bytes_per_log_entry
+    finished = f.redis_bytes_per_match + mix.moves_per_match * f.redis_bytes_per_log_entry
+    redis_mem = matches * live + finished_per_day * t.retention_days * finished
     masters_cpu = math.ceil(redis_cores / t.master_utilisation)
     masters_mem = math.ceil(redis_mem / (t.master_memory_gib * 2**30))
     redis_net = moves_s * f.redis_net_bytes_per_move + pairs * f.redis_net_bytes_per_loaded_match_second

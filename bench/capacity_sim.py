@@ -69,6 +69,24 @@ def mix_counts(matches: int, big_share: float, spectators: int, big_spectators: 
             "connections": matches * (SEATS + spectators) + big * (big_spectators - spectators)}
 
 
+def cpu_ns_seconds(pid: int) -> float:
+    """CPU time of every live thread of a process, from the scheduler's nanosecond accounting
+    (/proc/<pid>/task/*/schedstat): /proc/<pid>/stat counts 10 ms ticks, and an idle node's few
+    hundredths of a core over 10 s are a handful of ticks. Threads that ended are not counted
+    (the processes here keep theirs: redis-server's bio threads, the nodes' executor)."""
+    total = 0
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (FileNotFoundError, ProcessLookupError, IndexError):
+                continue
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return total / 1e9
+
+
 def rss_kib(pid: int) -> float:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -106,7 +124,8 @@ class Sampler(threading.Thread):
     def sample(self) -> dict[str, Any]:
         s: dict[str, Any] = {"t": time.time() * 1000, "busy": machine_busy_s()}
         for group, pids in self.pids.items():
-            s[group] = {"cpu": [cpu_seconds(p) for p in pids], "rss": [rss_kib(p) for p in pids]}
+            s[group] = {"cpu": [cpu_ns_seconds(p) for p in pids], "cpu_ticks": [cpu_seconds(p) for p in pids],
+                        "rss": [rss_kib(p) for p in pids]}
         info = {}
         for port, r in self.clients.items():
             try:
@@ -220,7 +239,8 @@ def key_memory(ports: list[int]) -> dict[str, Any]:
             if part == "log":
                 log_entries += int(r.xlen(key))
                 if sampled_entries < 500:  # the entries' own bytes: what each further move adds
-                    for _id, entry in r.xrange(key):
+                    entries: list[tuple[bytes, dict[bytes, bytes]]] = r.xrange(key) or []  # type: ignore[assignment]
+                    for _id, entry in entries:
                         sampled_entries += 1
                         sampled_bytes += sum(len(k) + len(v) for k, v in entry.items())
     n = max(1, len(matches))
@@ -362,23 +382,6 @@ def run_size(args: argparse.Namespace, n_nodes: int, matches: int, work: Path) -
         cluster.stop()
 
 
-def slope(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Node CPU per match-second of play between the two sizes, against the prediction of the
-    smaller size's per-connection-second and per-move figures for the same added load."""
-    dm = b["matches"] - a["matches"]
-    measured = (b["node_cpu_cores"]["play"] - a["node_cpu_cores"]["play"]) / dm
-    conns_per_match = (b["connections"] - a["connections"]) / dm
-    moves_per_match_s = (b["moves_per_s"] - a["moves_per_s"]) / dm
-    predicted = (a["node_cpu_us_per_connection_second"] / 1e6 * conns_per_match
-                 + a["node_cpu_ms_per_move_net"] / 1000 * moves_per_match_s)
-    return {"node_cpu_ms_per_match_second_measured": round(measured * 1000, 4),
-            "node_cpu_ms_per_match_second_predicted_from_small": round(predicted * 1000, 4),
-            "gap_pct": round((predicted - measured) / measured * 100, 1) if measured else None,
-            "node_cpu_ms_per_move_incl_connections": round(measured / moves_per_match_s * 1000, 3) if moves_per_match_s else None,
-            "node_rss_kib_per_match": round((b["node_rss_mib"]["connected"] - a["node_rss_mib"]["connected"]) * 1024 / dm, 1),
-            "redis_master_bytes_per_match": round((b["redis_master_used_memory_mib"]["end"] - a["redis_master_used_memory_mib"]["end"]) * 2**20 / dm)}
-
-
 def pairs(r: dict[str, Any], big_spectators: int, spectators: int) -> float:
     """(node, match) pairs loaded during the hold: the nodes' own gauge when it was scraped,
     else the expectation for round robin (bench/capacity_model.py)."""
@@ -416,34 +419,38 @@ def fit(results: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, An
                "redis_cpu_ms_per_move": round(redis_move, 3),
                "redis_cpu_us_per_loaded_match_second": round(redis_pair * 1e6, 1)}
 
-    def node_cores(r: dict[str, Any], p: float) -> float:  # play, above the baseline
+    def node_cores(r: dict[str, Any], p: float) -> float:  # play, above the nodes' own idle
         return (r["moves_per_s"] * (commit + (p / r["matches"] - 1) * follow) / 1000
                 + r["connections"] * per_conn + p * per_pair)
 
     def redis_cores(r: dict[str, Any], p: float) -> float:
         return r["moves_per_s"] * redis_move / 1000 + p * redis_pair
 
+    # The slope between the last two runs (same nodes, so the nodes' and the cluster's own idle
+    # cancel out), per added match, against the same difference of the model.
     b, c = results[-2], results[-1]
     pb, pc = pairs(b, args.big_spectators, args.spectators), pairs(c, args.big_spectators, args.spectators)
+    dm = c["matches"] - b["matches"]
     gap = lambda model, measured: round((model - measured) / measured * 100, 1) if measured else None  # noqa: E731
     measured = {
-        "node_cores_play": c["node_cpu_cores"]["play"] - c["node_cpu_cores"]["baseline"],
-        "node_rss_kib": rss(c),
-        "redis_master_cores_play": c["redis_master_cpu_cores"]["play"] - c["redis_master_cpu_cores"]["baseline"],
-        "node_cpu_ms_per_match_second_slope": ((c["node_cpu_cores"]["play"] - c["node_cpu_cores"]["baseline"])
-                                               - (b["node_cpu_cores"]["play"] - b["node_cpu_cores"]["baseline"]))
-                                              / (c["matches"] - b["matches"]) * 1000,
+        "node_cpu_ms_per_match_second": (c["node_cpu_cores"]["play"] - b["node_cpu_cores"]["play"]) / dm * 1000,
+        "node_rss_kib_per_match": (c["node_rss_mib"]["connected"] - b["node_rss_mib"]["connected"]) * 1024 / dm,
+        "redis_master_cpu_us_per_match_second":
+            (c["redis_master_cpu_cores"]["play"] - b["redis_master_cpu_cores"]["play"]) / dm * 1e6,
+        "redis_used_memory_bytes_per_match":
+            (c["redis_master_used_memory_mib"]["end"] - b["redis_master_used_memory_mib"]["end"]) * 2**20 / dm,
     }
     model = {
-        "node_cores_play": node_cores(c, pc),
-        "node_rss_kib": c["connections"] * rss_conn + pc * rss_pair,
-        "redis_master_cores_play": redis_cores(c, pc),
-        "node_cpu_ms_per_match_second_slope": (node_cores(c, pc) - node_cores(b, pb)) / (c["matches"] - b["matches"]) * 1000,
+        "node_cpu_ms_per_match_second": (node_cores(c, pc) - node_cores(b, pb)) / dm * 1000,
+        "node_rss_kib_per_match": ((c["connections"] - b["connections"]) * rss_conn + (pc - pb) * rss_pair) / dm,
+        "redis_master_cpu_us_per_match_second": (redis_cores(c, pc) - redis_cores(b, pb)) / dm * 1e6,
+        # the match's keys as MEMORY USAGE counts them (without the allocator's slack)
+        "redis_used_memory_bytes_per_match": float(c.get("redis_keys", {}).get("bytes_per_match", 0)),
     }
     return {"pairs": {"fit_1_node": p1, "fit_2_nodes": p2, "last_two": [pb, pc]}, "figures": figures,
-            "against": f"{c['nodes']} nodes, {c['matches']} matches",
-            "compare": {k: {"model": round(model[k], 4), "measured": round(measured[k], 4), "gap_pct": gap(model[k], measured[k])}
-                        for k in model}}
+            "against": f"{b['nodes']} nodes, {b['matches']} → {c['matches']} matches",
+            "compare": {k: {"model": round(model[k], 4), "measured": round(measured[k], 4),
+                            "gap_pct": gap(model[k], measured[k])} for k in model}}
 
 
 def second_node(results: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -466,7 +473,7 @@ ROWS = [
     ("connections", lambda r: r["connections"]),
     ("moves/s in play", lambda r: r["moves_per_s"]),
     ("node CPU, cores: baseline / idle hold / play", lambda r: "{baseline} / {hold} / {play}".format(**r["node_cpu_cores"])),
-    ("node CPU µs per connection-second", lambda r: r["node_cpu_us_per_connection_second"]),
+    ("node idle CPU µs per connection-second (all idle costs)", lambda r: r["node_cpu_us_per_connection_second"]),
     ("node CPU ms per move, gross / net", lambda r: f"{r['node_cpu_ms_per_move_gross']} / {r['node_cpu_ms_per_move_net']}"),
     ("HAProxy CPU ms per move", lambda r: r["haproxy_cpu_ms_per_move"]),
     ("node RSS MiB: before / connected", lambda r: f"{r['node_rss_mib']['before']} / {r['node_rss_mib']['connected']}"),
@@ -485,6 +492,13 @@ ROWS = [
 ]
 
 
+def _cell(f: Any, r: dict[str, Any]) -> str:
+    try:
+        return str(f(r))
+    except KeyError:  # a figure an older run of this script did not record
+        return "n/a"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1:60,2:60,2:120",
@@ -496,22 +510,28 @@ def main() -> None:
     ap.add_argument("--big-share", type=float, default=0.1)
     ap.add_argument("--big-spectators", type=int, default=100)
     ap.add_argument("--duration", type=float, default=60, help="seconds of play per size")
-    ap.add_argument("--hold", type=float, default=20, help="seconds every connection is open and idle first")
-    ap.add_argument("--baseline", type=float, default=5, help="seconds of nodes with no client first")
+    ap.add_argument("--hold", type=float, default=30, help="seconds every connection is open and idle first")
+    ap.add_argument("--baseline", type=float, default=10, help="seconds of nodes with no client first")
     ap.add_argument("--out", default=None, help="write the raw figures here as JSON")
+    ap.add_argument("--replot", default=None, help="no run: print the tables of a JSON this script wrote")
     args = ap.parse_args()
-    if not (PEERS / "colyseus" / "node_modules" / "ws").exists():
-        raise SystemExit("the load generator needs `ws`: (cd bench/peers/colyseus && npm ci)")
-    sizes = [(int(n), int(m)) for n, m in (x.split(":") for x in args.sizes.split(","))]
-    results = []
-    t0 = time.monotonic()
-    for n, m in sizes:
-        with tempfile.TemporaryDirectory(prefix="teahouse-capacity-") as d:
-            results.append(run_size(args, n, m, Path(d)))
-    report: dict[str, Any] = {"args": vars(args), "sizes": results,
-                              "slope": slope(results[-2], results[-1]) if len(results) >= 2 else None,
+    if args.replot:
+        saved = json.loads(Path(args.replot).read_text())
+        results, wall = saved["sizes"], saved["wall_s"]
+        args = argparse.Namespace(**{**saved["args"], "out": args.out, "replot": args.replot})
+    else:
+        if not (PEERS / "colyseus" / "node_modules" / "ws").exists():
+            raise SystemExit("the load generator needs `ws`: (cd bench/peers/colyseus && npm ci)")
+        t0 = time.monotonic()
+        results = []
+        for n, m in (x.split(":") for x in args.sizes.split(",")):
+            with tempfile.TemporaryDirectory(prefix="teahouse-capacity-") as d:
+                results.append(run_size(args, int(n), int(m), Path(d)))
+        wall = round(time.monotonic() - t0, 1)
+    sizes = [(r["nodes"], r["matches"]) for r in results]
+    report: dict[str, Any] = {"args": {k: v for k, v in vars(args).items() if k != "replot"}, "sizes": results,
                               "second_node": second_node(results), "fit": fit(results, args),
-                              "wall_s": round(time.monotonic() - t0, 1), "nproc": os.cpu_count()}
+                              "wall_s": wall, "nproc": os.cpu_count()}
     w = max(len(n) for n, _ in ROWS)
     print(f"\nnodes behind HAProxy, Redis Cluster 3 masters + 3 replicas; "
           f"{args.rate} moves/s per match, 4 seats + {args.spectators} spectators, "
@@ -519,16 +539,14 @@ def main() -> None:
     print(f"| {'figure':<{w}} | " + " | ".join(f"{n} nodes, {m} matches" for n, m in sizes) + " |")
     print(f"|{'-' * (w + 2)}|" + "|".join("---" for _ in sizes) + "|")
     for name, f in ROWS:
-        print(f"| {name:<{w}} | " + " | ".join(str(f(r)) for r in results) + " |")
-    if report["slope"]:
-        print("\nslope between the last two runs: " + json.dumps(report["slope"]))
+        print(f"| {name:<{w}} | " + " | ".join(_cell(f, r) for r in results) + " |")
     if report["second_node"]:
         print("a second node following each match: " + json.dumps(report["second_node"]))
     if report["fit"]:
         fitted = report["fit"]
         print("\nper-node figures fitted from the 1-node and 2-node runs at the same matches: " + json.dumps(fitted["figures"]))
         print(f"(node, match) pairs: {fitted['pairs']}")
-        print(f"\n| model vs {fitted['against']} | model | measured | model − measured |")
+        print(f"\n| slope per added match, {fitted['against']} | model | measured | model vs measured |")
         print("|---|---|---|---|")
         for k, v in fitted["compare"].items():
             print(f"| {k} | {v['model']} | {v['measured']} | {v['gap_pct']}% |")
