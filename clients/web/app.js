@@ -577,7 +577,8 @@ async function matchScreen(matchId, params) {
   // Put on the page once the first view has filled it (below: after connect), not empty before:
   // panels that grow under a reader's eyes as the data comes are a layout shift.
   const screen = [ui.strip, ui.announce, ui.head, h("div.columns", {},
-    h("div.board-col", {}, ui.end, ui.links, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
+    // (a heading for the board, for assistive technology: the match's h1, then the board's h3s)
+    h("div.board-col", {}, ui.end, ui.links, h("h2.sr-only", {}, t("match.board")), h("div", { id: "board" }, board.root), ui.bar, ui.raw),
     h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence))];
 
   let conn = null;
