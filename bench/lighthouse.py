@@ -33,9 +33,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _support import ROOT, Conn, Server, apply_inplace, loadavg, machine
-
 import httpx
+from _support import ROOT, Conn, Server, apply_inplace, loadavg, machine
 
 LIGHTHOUSE = ROOT / "bench" / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
 CHROMIUM = "/usr/bin/chromium"
@@ -114,9 +113,9 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "bytes": audits["total-byte-weight"]["numericValue"],
         "failed": failed,
         "opportunities": sorted(
-            (a["id"] for a in audits.values()
+            a["id"] for a in audits.values()
              if a.get("details", {}).get("type") == "opportunity" and (a.get("numericValue") or 0) > 0
-             and a["score"] is not None and a["score"] < 1)),
+             and a["score"] is not None and a["score"] < 1),
     }
 
 
@@ -154,7 +153,7 @@ def main() -> None:
             med["opportunities"] = sorted({a for r in runs for a in r["opportunities"]})
             rows.append((name, med))
         print()
-        print(f"| page | performance | accessibility | CLS | LCP ms | FCP ms | TBT ms | transfer KiB |")
+        print("| page | performance | accessibility | CLS | LCP ms | FCP ms | TBT ms | transfer KiB |")
         print("|---|---|---|---|---|---|---|---|")
         for name, m in rows:
             print(f"| {name} | {m['performance']:.0f} | {m['accessibility']:.0f} | {m['cls']:.3f} | {m['lcp_ms']:.0f} | "

@@ -100,7 +100,7 @@ def faces_css(own: str) -> str:
     for lo, hi in BLOCKS:
         holes = sorted(p for p in mine if lo <= p <= hi)
         edges = [lo - 1, *holes, hi + 1]
-        rest += [f"U+{a + 1:X}" if a + 1 == b - 1 else f"U+{a + 1:X}-{b - 1:X}" for a, b in zip(edges, edges[1:]) if b - a > 1]
+        rest += [f"U+{a + 1:X}" if a + 1 == b - 1 else f"U+{a + 1:X}-{b - 1:X}" for a, b in zip(edges, edges[1:], strict=False) if b - a > 1]
 
     def face(path: Path, terms: list[str]) -> str:
         return ('@font-face {\n  font-family: "Teahouse CJK";\n'
