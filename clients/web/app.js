@@ -578,9 +578,12 @@ async function matchScreen(matchId, params) {
   ui.raw.append(rawBody);
   // On a phone the strip (whose turn, the clock, the last move, the log one tap away) stays at
   // the top and the board comes right under it; the picker is a bottom sheet over the rest.
-  fill(app, ui.strip, ui.announce, ui.head, h("div.columns", {},
-    h("div.board-col", {}, ui.end, ui.links, h("div", { id: "board" }, board.root), ui.bar, ui.raw),
-    h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence)));
+  // Put on the page once the first view has filled it (below: after connect), not empty before:
+  // panels that grow under a reader's eyes as the data comes are a layout shift.
+  const screen = [ui.strip, ui.announce, ui.head, h("div.columns", {},
+    // (a heading for the board, for assistive technology: the match's h1, then the board's h3s)
+    h("div.board-col", {}, ui.end, ui.links, h("h2.sr-only", {}, t("match.board")), h("div", { id: "board" }, board.root), ui.bar, ui.raw),
+    h("div.side-col", {}, ui.status, ui.moves, ui.log, ui.presence))];
 
   let conn = null;
   let game = null;
@@ -1077,6 +1080,7 @@ async function matchScreen(matchId, params) {
   }
 
   await connect();
+  fill(app, ...screen); // and filled in the same task: no frame shows the panels empty
   render();
   return () => {
     closed = true;
@@ -1386,7 +1390,7 @@ const nameInput = document.getElementById("my-name");
 nameInput.value = store.name();
 nameInput.addEventListener("input", () => store.setName(nameInput.value.trim()));
 window.addEventListener("hashchange", route);
-document.querySelector(".topbar").append(h("label.lang-switch", {}, h("span.sr-only", {}, t("nav.language")), languageSwitch()));
+languageSwitch(document.getElementById("lang")); // its place is in index.html, so the top bar never grows
 onLanguage(() => route()); // every screen draws itself again in the new language
 route();
 // The match on screen needs no notification of its own turn while it is visible.

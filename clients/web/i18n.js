@@ -175,9 +175,9 @@ export function translateStatic(root) {
 }
 
 /** The language switch: a select of the languages by their own names. */
-export function languageSwitch() {
-  const sel = document.createElement("select");
+export function languageSwitch(sel = document.createElement("select")) {
   sel.id = "lang";
+  sel.replaceChildren();
   for (const [tag, name] of Object.entries(LANGUAGES)) {
     const o = document.createElement("option");
     o.value = tag;

@@ -58,6 +58,20 @@ def test_static_files_come_gzipped_with_etags_and_revalidate_with_304(web_server
         assert http.post("/web/app.js").status_code == 405
 
 
+def test_json_answers_a_page_reads_come_gzipped_when_accepted(web_server):
+    with httpx.Client(base_url=web_server.url, timeout=10) as http:
+        m = http.post("/api/matches", json={"game": "pixies", "players": 2}).json()["match"]
+        for path in (f"/api/matches/{m}/reference", "/api/games"):
+            plain = http.get(path, headers={"accept-encoding": "identity"})
+            assert "content-encoding" not in plain.headers and len(plain.content) > 1024, path
+            r = http.get(path, headers={"accept-encoding": "gzip"})
+            assert r.headers["content-encoding"] == "gzip" and "accept-encoding" in r.headers["vary"].lower(), path
+            assert int(r.headers["content-length"]) < len(plain.content) / 2, path  # the bytes on the wire
+            assert r.json() == plain.json()
+        small = http.get(f"/api/matches/{m}", headers={"accept-encoding": "gzip"})
+        assert small.status_code == 200 and ("content-encoding" not in small.headers) == (len(small.content) < 1024)
+
+
 def test_a_match_page_loads_only_its_own_game_board(pages, api):
     match = api.post("/api/matches", json={"game": "khan", "players": 2}).json()["match"]
     page = pages.new("khan")
