@@ -39,8 +39,45 @@ def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[st
     and `new` inside a larger document, which prefixes every op's path."""
     ops: list[Op] = []
     if not _same(old, new):
+        if memo is not None and type(old) is dict and type(new) is dict:
+            return _diff_alike(old, new, memo, at)
         # (not through the memo: a whole document's pair is its own, met once)
         _diff_unequal(old, new, list(at), ops, memo)
+    return ops
+
+
+_ALIKE = object()  # the memo's key (with the path) of the maps diff() diffed whole there
+_ALIKE_KEPT = 4  # ...of which at most this many are remembered
+
+
+def _diff_alike(old: dict[Any, Any], new: dict[Any, Any], memo: dict[Any, Any], at: Sequence[str | int]) -> list[Op]:
+    """diff() of two maps through a memo. The audiences' views of one commit are, as a rule,
+    one map but for parts the commit did not change (each seat's own hand): a pair in which
+    every key either kept its value or holds the very objects of a pair diffed before at this
+    path (with the same keys, in the same order) has that pair's ops, the same op objects a
+    walk would have found through the memo."""
+    keys = list(new)
+    seen = None
+    if list(old) == keys:
+        seen = memo.get((_ALIKE, *at))
+        if seen is None:
+            seen = memo[(_ALIKE, *at)] = []
+        for s_keys, s_olds, s_news, s_ops in seen:
+            if s_keys != keys:
+                continue
+            for was, value, s_was, s_value in zip(old.values(), new.values(), s_olds, s_news):
+                if was is value:
+                    if s_was is not s_value:
+                        break
+                elif was is not s_was or value is not s_value:
+                    break
+            else:
+                return list(s_ops)
+    ops: list[Op] = []
+    _diff_unequal(old, new, list(at), ops, memo)
+    if seen is not None and len(seen) < _ALIKE_KEPT:
+        # (the values' lists hold the objects compared: their ids stay theirs while the memo lives)
+        seen.append((keys, list(old.values()), list(new.values()), list(ops)))
     return ops
 
 
