@@ -65,7 +65,7 @@ def _diff_alike(old: dict[Any, Any], new: dict[Any, Any], memo: dict[Any, Any], 
         for s_keys, s_olds, s_news, s_ops in seen:
             if s_keys != keys:
                 continue
-            for was, value, s_was, s_value in zip(old.values(), new.values(), s_olds, s_news):
+            for was, value, s_was, s_value in zip(old.values(), new.values(), s_olds, s_news, strict=True):
                 if was is value:
                     if s_was is not s_value:
                         break
