@@ -107,12 +107,20 @@ def machine() -> str:
 # -- the server --------------------------------------------------------------------------
 
 # uvicorn re-raises SIGTERM after its graceful shutdown; a Python handler turns it into SystemExit.
+# With TEAHOUSE_BENCH_PROFILE_WINDOW set, the profile starts off and SIGUSR1 / SIGUSR2 turn it on /
+# off (bench/platform_loop.py --profile: the moves only, not the start-up and the joins);
+# TEAHOUSE_BENCH_PROFILE_TIMER=thread times with the thread's CPU clock instead of the wall's.
 _PROFILED = """
-import cProfile, signal, sys
+import cProfile, os, signal, sys, time
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 path, argv = sys.argv[1], sys.argv[2:]
-prof = cProfile.Profile()
-prof.enable()
+prof = (cProfile.Profile(time.thread_time_ns, 1e-9) if os.environ.get("TEAHOUSE_BENCH_PROFILE_TIMER") == "thread"
+        else cProfile.Profile())
+if os.environ.get("TEAHOUSE_BENCH_PROFILE_WINDOW"):
+    signal.signal(signal.SIGUSR1, lambda *_: prof.enable())
+    signal.signal(signal.SIGUSR2, lambda *_: prof.disable())
+else:
+    prof.enable()
 try:
     from service.cli import main
     main(argv)

@@ -16,9 +16,14 @@ the moves are played (callgrind_control toggles it around each match's moves), o
 thread: a machine's load does not move them (a move's I/O timing still does a little: how many
 frames one read brings). Slow (~50x): use few matches.
 
+With --profile PATH the server runs under cProfile, on only while the moves are played (SIGUSR1 /
+SIGUSR2, bench/_support.py), timed by the loop thread's CPU clock; the stats go to PATH (read them
+with pstats: per-function figures over the moves, divided by the moves printed).
+
 Run:
   .venv/bin/python bench/platform_loop.py [--store sqlite|redis] [--matches 5]
   .venv/bin/python bench/platform_loop.py --matches 2 --callgrind    # instructions per move and thread
+  .venv/bin/python bench/platform_loop.py --matches 10 --profile /tmp/moves.prof
 Prints figures; asserts nothing.
 """
 
@@ -28,10 +33,12 @@ import argparse
 import asyncio
 import os
 import re
+import signal
 import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -120,8 +127,12 @@ def instrument(pid: int, on: bool) -> None:
     subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(pid)], check=True, capture_output=True)
 
 
+def profile(pid: int, on: bool) -> None:
+    os.kill(pid, signal.SIGUSR1 if on else signal.SIGUSR2)
+
+
 async def one_match(url: str, ws_url: str, pid: int, k: int,
-                    callgrind: bool = False) -> tuple[int, int, int, tuple[int, ...]]:
+                    toggle: Callable[[int, bool], None] | None = None) -> tuple[int, int, int, tuple[int, ...]]:
     """Play one match; (moves, loop ns, other threads' ns, thread_ticks' differences) over its moves."""
     game = get_game("handcards")
     options = {"seed": 1000 + k}
@@ -148,8 +159,8 @@ async def one_match(url: str, ws_url: str, pid: int, k: int,
     state = fold(game, game.decide(state, None, {"type": "start"}, None), state, 1)  # the seed fixes the deal
     seq = 1
     await asyncio.sleep(0.2)  # the joins' presence broadcasts are out of the window
-    if callgrind:
-        instrument(pid, True)
+    if toggle is not None:
+        toggle(pid, True)
     loop0, others0 = thread_ns(pid)
     ticks0 = thread_ticks(pid)
     while not game.status(state)["finished"]:
@@ -164,8 +175,8 @@ async def one_match(url: str, ws_url: str, pid: int, k: int,
         state = fold(game, game.decide(state, seat, command, None), state, 1)
     loop1, others1 = thread_ns(pid)
     ticks = tuple(b - a for a, b in zip(ticks0, thread_ticks(pid), strict=True))
-    if callgrind:
-        instrument(pid, False)
+    if toggle is not None:
+        toggle(pid, False)
     for w in watchers:
         await w.ws.close()
     for r in readers:
@@ -179,6 +190,7 @@ def main() -> None:
     ap.add_argument("--store", default="sqlite", help="sqlite or redis")
     ap.add_argument("--matches", type=int, default=5, help="60-move matches, one after the other")
     ap.add_argument("--callgrind", action="store_true", help="count instructions per move and thread")
+    ap.add_argument("--profile", metavar="PATH", help="cProfile the server over the moves only, into PATH")
     args = ap.parse_args()
     enable_bench_games()
     print(f"platform_loop: machine: {S.machine()}")
@@ -187,13 +199,17 @@ def main() -> None:
     if args.callgrind:
         os.environ["TEAHOUSE_BENCH_WRAP"] = (f"valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes "
                                              f"--callgrind-out-file={out}/cg.%p")
+    elif args.profile:
+        os.environ.update(TEAHOUSE_BENCH_PROFILE=args.profile, TEAHOUSE_BENCH_PROFILE_WINDOW="1",
+                          TEAHOUSE_BENCH_PROFILE_TIMER="thread")
+    toggle = instrument if args.callgrind else profile if args.profile else None
     total = 0
     ticks = [0, 0, 0, 0]
     with S.Server(args.store) as srv:
         started = time.monotonic()
         for k in range(args.matches):
             moves, loop_ns, others_ns, match_ticks = asyncio.run(
-                one_match(srv.url, srv.ws_url, srv.pid, k, args.callgrind))
+                one_match(srv.url, srv.ws_url, srv.pid, k, toggle))
             ticks = [a + b for a, b in zip(ticks, match_ticks, strict=True)]
             per.append((loop_ns / moves / 1000, others_ns / moves / 1000))
             total += moves
@@ -202,6 +218,8 @@ def main() -> None:
     if args.callgrind:
         report_callgrind(out, pid, total)
         return
+    if args.profile:
+        report_profile(args.profile, total)
     print(f"{args.store}: {args.matches} handcards matches, 4 seats + {SPECTATORS} spectators, v2 msgpack said:false, "
           f"one move in flight ({wall:.0f} s)")
     loops, others = [p[0] for p in per], [p[1] for p in per]
@@ -212,6 +230,20 @@ def main() -> None:
     lu, ls, ou, os_ = (t * TICK_US / total for t in ticks)
     print(f"  user / system, us per move over all {total} moves (clock ticks): the event loop's thread "
           f"{lu:.0f} / {ls:.0f}, the other threads {ou:.0f} / {os_:.0f}")
+
+
+def report_profile(path: str, moves: int, top: int = 45) -> None:
+    """The profile's functions with the most CPU per move, inclusive and their own (cProfile's
+    overhead inflates small functions: compare shapes, not absolute figures)."""
+    import pstats  # (only here)
+
+    stats = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    root = str(S.ROOT) + "/"
+    rows = sorted(((ct, tt, n, f"{file.replace(root, '')}:{line}({name})")
+                   for (file, line, name), (_, n, tt, ct, _) in stats.items()), reverse=True)
+    print(f"cProfile over {moves} moves ({path}): µs of the loop thread's CPU per move, inclusive / own, calls per move")
+    for ct, tt, n, where in rows[:top]:
+        print(f"  {ct * 1e6 / moves:8.1f} {tt * 1e6 / moves:8.1f} {n / moves:7.2f}  {where}")
 
 
 def report_callgrind(out: Path, pid: int, moves: int) -> None:

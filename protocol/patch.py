@@ -26,6 +26,8 @@ __all__ = ["Op", "Path", "PatchError", "apply", "diff"]
 
 _ABSENT = object()
 _CONTAINERS = (dict, list)
+# Values that are never walked: two of them are told apart by == and their types alone.
+_SCALARS = frozenset((str, int, bool, float, type(None)))
 
 
 def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[str | int] = ()) -> list[Op]:
@@ -37,8 +39,45 @@ def diff(old: Any, new: Any, memo: dict[Any, Any] | None = None, at: Sequence[st
     and `new` inside a larger document, which prefixes every op's path."""
     ops: list[Op] = []
     if not _same(old, new):
+        if memo is not None and type(old) is dict and type(new) is dict:
+            return _diff_alike(old, new, memo, at)
         # (not through the memo: a whole document's pair is its own, met once)
         _diff_unequal(old, new, list(at), ops, memo)
+    return ops
+
+
+_ALIKE = object()  # the memo's key (with the path) of the maps diff() diffed whole there
+_ALIKE_KEPT = 4  # ...of which at most this many are remembered
+
+
+def _diff_alike(old: dict[Any, Any], new: dict[Any, Any], memo: dict[Any, Any], at: Sequence[str | int]) -> list[Op]:
+    """diff() of two maps through a memo. The audiences' views of one commit are, as a rule,
+    one map but for parts the commit did not change (each seat's own hand): a pair in which
+    every key either kept its value or holds the very objects of a pair diffed before at this
+    path (with the same keys, in the same order) has that pair's ops, the same op objects a
+    walk would have found through the memo."""
+    keys = list(new)
+    seen = None
+    if list(old) == keys:
+        seen = memo.get((_ALIKE, *at))
+        if seen is None:
+            seen = memo[(_ALIKE, *at)] = []
+        for s_keys, s_olds, s_news, s_ops in seen:
+            if s_keys != keys:
+                continue
+            for was, value, s_was, s_value in zip(old.values(), new.values(), s_olds, s_news, strict=True):
+                if was is value:
+                    if s_was is not s_value:
+                        break
+                elif was is not s_was or value is not s_value:
+                    break
+            else:
+                return list(s_ops)
+    ops: list[Op] = []
+    _diff_unequal(old, new, list(at), ops, memo)
+    if seen is not None and len(seen) < _ALIKE_KEPT:
+        # (the values' lists hold the objects compared: their ids stay theirs while the memo lives)
+        seen.append((keys, list(old.values()), list(new.values()), list(ops)))
     return ops
 
 
@@ -59,9 +98,12 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any, Any] | None = None) -> None:
-    if _same(old, new):
+    if old is new:
         return
-    if memo is not None and type(old) is type(new) and (type(old) is dict or type(old) is list):
+    kind = type(old)
+    if kind is type(new) and old == new and (kind in _SCALARS or _same(old, new)):
+        return  # (_same's tests, the first two inline)
+    if memo is not None and kind is type(new) and (kind is dict or kind is list):
         # A pair of containers met before at this path (in another audience's document): the
         # same ops. The entry holds both objects, so their ids cannot be reused meanwhile.
         key = (id(old), id(new), *path)
@@ -77,30 +119,49 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any, Any] | 
 
 
 def _diff_unequal(old: Any, new: Any, path: Path, ops: list[Op], memo: dict[Any, Any] | None) -> None:
+    # (exact types first: an isinstance test that fails looks for a __class__ attribute, which
+    # costs more than the rest of the step)
+    kind = type(old)
+    if kind in _SCALARS or type(new) in _SCALARS:
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
+    if kind is list and type(new) is list:
+        _diff_list(old, new, path, ops, memo)
+        return
     if isinstance(old, dict) and isinstance(new, dict):
-        for key in old:
-            if key not in new:
-                ops.append({"op": "remove", "path": [*path, key]})
+        if old.keys() != new.keys():  # (compared in C: the same keys, as a rule)
+            for key in old:
+                if key not in new:
+                    ops.append({"op": "remove", "path": [*path, key]})
+        get = old.get
         for key, value in new.items():
-            was = old.get(key, _ABSENT)
+            was = get(key, _ABSENT)
             if was is value:
                 continue  # shared with the previous document (or a small int): nothing to walk
             if was is _ABSENT:
                 ops.append({"op": "add", "path": [*path, key], "value": value})
-            elif isinstance(value, _CONTAINERS) or isinstance(was, _CONTAINERS):
-                _diff(was, value, [*path, key], ops, memo)
-            elif type(was) is not type(value) or was != value:
-                # Two scalars (a count, a turn) that differ: what _diff would find, without its calls.
-                if memo is None:
-                    ops.append({"op": "replace", "path": [*path, key], "value": value})
+                continue
+            kind = type(value)
+            if kind in _SCALARS and type(was) in _SCALARS:
+                # Two scalars (a count, a turn): the isinstance tests below, answered by a set lookup.
+                if kind is type(was) and was == value:
                     continue
-                # The same two objects at the same path of another audience's document: the
-                # same op object, so that the server can tell equal patches by identity.
-                mkey = (id(was), id(value), key, *path)
-                hit = memo.get(mkey)
-                if hit is None:
-                    hit = memo[mkey] = (was, value, {"op": "replace", "path": [*path, key], "value": value})
-                ops.append(hit[2])
+            elif kind is list or kind is dict or isinstance(value, _CONTAINERS) or isinstance(was, _CONTAINERS):
+                _diff(was, value, [*path, key], ops, memo)
+                continue
+            elif type(was) is type(value) and was == value:
+                continue
+            # Two scalars (a count, a turn) that differ: what _diff would find, without its calls.
+            if memo is None:
+                ops.append({"op": "replace", "path": [*path, key], "value": value})
+                continue
+            # The same two objects at the same path of another audience's document: the
+            # same op object, so that the server can tell equal patches by identity.
+            mkey = (id(was), id(value), key, *path)
+            hit = memo.get(mkey)
+            if hit is None:
+                hit = memo[mkey] = (was, value, {"op": "replace", "path": [*path, key], "value": value})
+            ops.append(hit[2])
         return
     if isinstance(old, list) and isinstance(new, list):
         _diff_list(old, new, path, ops, memo)

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from protocol.codec import packb
+
 if TYPE_CHECKING:
     from service.store.durability import Durability
     from service.store.outage import Reachability
@@ -86,7 +88,7 @@ class Commit:
 
     def pack(self) -> bytes:
         # Not dataclasses.asdict: it deep-copies the events, on the hot path of every move.
-        return msgpack.packb(self.public(), use_bin_type=True)
+        return packb(self.public())
 
     @classmethod
     def unpack(cls, data: bytes) -> Commit:

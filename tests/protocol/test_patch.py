@@ -104,6 +104,35 @@ def test_diffs_sharing_a_memo_each_give_their_own_new(audiences, shared, data):
 
 
 @PROPERTY
+@given(st.dictionaries(st.sampled_from("abcd"), edited(), min_size=1), st.lists(
+    st.dictionaries(st.sampled_from("abcd"), st.sampled_from(["shared", "kept", "edited"])), min_size=2, max_size=5),
+    st.data())
+def test_maps_diffed_alike_through_a_memo_get_their_own_ops(shared, audiences, data):
+    """The audiences of one commit see one map but for their own parts, which the commit may
+    or may not have changed (each seat's hand): with one memo, a pair whose keys hold the very
+    objects of a pair diffed before, or kept their values, takes that pair's ops. Each patch
+    must still be its own: the ops a diff without the memo finds, turning its old map into its
+    new one."""
+    pairs = []
+    for choice in audiences:
+        old, new = {}, {}
+        for key in sorted(shared):  # (the same keys in the same order, as a game's view has them)
+            how = choice.get(key, "shared")
+            if how == "shared":
+                old[key], new[key] = shared[key]
+            elif how == "kept":
+                old[key] = new[key] = data.draw(docs)
+            else:
+                old[key], new[key] = data.draw(edited())
+        pairs.append((old, new))
+    memo: dict = {}
+    for old, new in pairs:
+        ops = diff(old, new, memo)
+        assert ops == diff(old, new)
+        assert same(apply(old, ops), new)
+
+
+@PROPERTY
 @given(edited(), edited(), st.sampled_from(["view", "status", ""]), st.sampled_from(["status", "b"]))
 def test_a_document_diffed_part_by_part_gives_the_whole_documents_ops(view, status, first, second):
     """The server diffs a document's parts on their own, at their paths (`at`), and sends their
