@@ -2,6 +2,7 @@
 // SPEC §2.3): a seat picker, a number with its range, a choice, a checkbox. Options a form
 // cannot offer (a deck order, a content set) are named under the advanced JSON field, which
 // the lobby merges over the form's values.
+import { t } from "./i18n.js";
 import { h } from "./render.js";
 
 const shown = (v) => (typeof v === "string" ? v.replace(/_/g, " ") : String(v));
@@ -11,17 +12,17 @@ function control(spec, players) {
   const title = spec.help ?? null;
   if (spec.type === "seat") {
     return h("select", { id, title },
-      h("option", { value: "" }, spec.default === null || spec.default === undefined ? "random" : `seat ${spec.default}`),
-      Array.from({ length: players }, (_, i) => h("option", { value: String(i) }, `seat ${i}`)));
+      h("option", { value: "" }, spec.default === null || spec.default === undefined ? t("options.random") : t("common.seat_lower", { seat: spec.default })),
+      Array.from({ length: players }, (_, i) => h("option", { value: String(i) }, t("common.seat_lower", { seat: i }))));
   }
   if (spec.type === "choice") {
     return h("select", { id, title },
-      h("option", { value: "" }, spec.default === null || spec.default === undefined ? "as the game decides" : `${shown(spec.default)} (default)`),
+      h("option", { value: "" }, spec.default === null || spec.default === undefined ? t("options.game_decides") : t("options.default_value", { value: shown(spec.default) })),
       spec.choices.filter((c) => c !== spec.default).map((c) => h("option", { value: JSON.stringify(c) }, shown(c))));
   }
   if (spec.type === "integer") {
     return h("input", { id, type: "number", min: spec.min ?? null, max: spec.max ?? null, title, style: "width: 5.5rem",
-      placeholder: spec.default === null || spec.default === undefined ? "default" : String(spec.default) });
+      placeholder: spec.default === null || spec.default === undefined ? t("options.default") : String(spec.default) });
   }
   if (spec.type === "boolean") return h("input", { id, type: "checkbox", title, checked: Boolean(spec.default) });
   return null;
