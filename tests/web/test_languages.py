@@ -158,6 +158,7 @@ def test_a_reader_switches_language_and_the_lobby_and_a_match_speak_it(lang, pag
 
 BOARDS = {"pixies": ".pixies", "china": ".china", "gugong": ".gugong", "khan": ".khan"}
 BOARD_DIR = WEB / "boards"
+KEYED_SAID = {"pixies", "china"}
 BROWSER_LOCALE = {"ru": "ru-RU", "fr": "fr-FR", "es": "es-ES", "nl": "nl-NL", "zh-Hans": "zh-CN"}
 
 
@@ -252,6 +253,9 @@ def test_each_board_speaks_the_readers_language_to_a_player_and_a_spectator(lang
     reader.screenshot(path=str(SHOTS / f"{game}-board-phone-{lang}.png"))
     no_key_shown(reader, english)
     assert english_left(board_text(reader), english, words, prefixes) == []
+    if game in KEYED_SAID:  # the server's sentences of this game carry keys (SPEC 3.14): its log speaks the language
+        log = reader.locator("#game-log").inner_text()
+        assert log.strip() and english_left(log, english, words, (f"said.{game}.",)) == [], log
 
     watcher = phone(pages, f"{game}-{lang}-watch", locale=BROWSER_LOCALE[lang])
     watcher.goto(f"{pages.base}/web/#/match/{match}")

@@ -140,10 +140,18 @@ function players(view, ctx) {
   view.hands?.[s] ? h("div.hand.small", {}, view.hands[s].map((c) => cardEl(c))) : null)));
 }
 
+/** A card's name in the reader's language ("red 6"), for the server's sentences (SPEC 3.14). */
+function cardName(id) {
+  const [colour, number] = String(id).split("-");
+  return number ? t("china.card_name", { colour: colourName(colour), number: Number(number) }) : String(id);
+}
+
 export default {
   setReference(reference) {
     MAP = reference?.map ?? null;
   },
+
+  cardName,
 
   path(cmd) {
     if (cmd.type === "take") return [cmd.source === "deck" ? "deck" : `display:${cmd.slot}`];
