@@ -264,3 +264,35 @@ def test_each_board_speaks_the_readers_language_to_a_player_and_a_spectator(lang
     no_key_shown(watcher, english)
     assert english_left(board_text(watcher), english, words, prefixes) == []
     assert not pages.errors, pages.errors
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_the_players_pages_and_the_leaderboard_speak_the_readers_language(lang, pages, api):
+    english, words = catalogue("en"), catalogue(lang)
+    prefixes = ("lobby.", "players.", "nav.", "common.", "options.", "option.", "state.", "bot.")
+    page = phone(pages, f"pages-{lang}", locale=BROWSER_LOCALE[lang])
+    page.goto(pages.base + "/web/")
+    page.wait_for_selector("#create-match")
+    page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+    assert page.locator("#nav-my-matches").inner_text() == words["players.my_matches"]
+    no_key_shown(page, english)
+    assert english_left(shown_text(page), english, words, prefixes) == []
+    # the players page before and after becoming a player, then the leaderboard
+    page.goto(pages.base + "/web/#/me")
+    page.wait_for_selector("#become-player")
+    assert page.locator("#identity h2").inner_text() == words["players.play_as"]
+    no_key_shown(page, english)
+    assert english_left(shown_text(page), english, words, prefixes) == []
+    page.fill("#player-name", "Ada")
+    page.click("#become-player-button")
+    page.wait_for_selector("#my-matches")
+    page.wait_for_function("() => document.querySelector('#my-match-rows')?.innerText.trim()")
+    assert page.locator("#my-match-rows").inner_text().strip() == words["players.none"]
+    no_key_shown(page, english)
+    assert english_left(shown_text(page), english, words, prefixes) == []
+    page.goto(pages.base + "/web/#/leaderboard/china")
+    page.wait_for_selector("#leaderboard")
+    assert page.locator("h2").first.inner_text() == words["players.leaderboard"]
+    no_key_shown(page, english)
+    assert english_left(shown_text(page), english, words, prefixes) == []
+    assert not pages.errors, pages.errors
