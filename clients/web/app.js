@@ -1109,7 +1109,7 @@ function clockBadge(summary) {
 /** Milliseconds as h:mm:ss, m:ss, or days. */
 function duration(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 2 * 86400) return t("clock.days_hours", { days: Math.floor(s / 86400), hours: Math.floor((s % 86400) / 3600) });
   const hh = Math.floor(s / 3600);
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
