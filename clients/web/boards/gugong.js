@@ -205,7 +205,7 @@ function playerArea(p, view, ctx) {
     h("div.player-facts", {},
       h("span", {}, t("gugong.fact.vp"), h("strong.vp", {}, String(p.vp))),
       h("span", {}, t("gugong.fact.servants"), h("strong", {}, String(p.pool)), t("gugong.fact.supply", { supply: p.supply })),
-      h("span", {}, t("gugong.fact.foreman"), h("strong", {}, String(p.foreman))),
+      h("span", {}, t("gugong.fact.foreman"), h("strong", {}, tOr(`gugong.foreman.${p.foreman}`, {}, String(p.foreman)))),
       h("span", {}, t("gugong.fact.jade"), h("strong", {}, String(p.jade))),
       h("span", {}, t("gugong.fact.envoy"), h("strong", {}, `${p.envoy}/8`), p.arrival_vp !== null ? t("gugong.fact.arrived", { vp: p.arrival_vp }) : ""),
       h("span", {}, t("gugong.fact.intrigue"), h("strong", {}, String(p.intrigue))),
