@@ -296,3 +296,19 @@ def test_the_lobby_the_players_pages_and_the_leaderboard_speak_the_readers_langu
     no_key_shown(page, english)
     assert english_left(shown_text(page), english, words, prefixes) == []
     assert not pages.errors, pages.errors
+
+
+def test_every_chinese_word_is_one_the_shipped_font_draws():
+    """The Chinese page draws with the shipped subset font (clients/web/fonts, README): GB2312
+    level 1 and the characters of Chinese Squared's content set. A word outside it shows as a box."""
+    content = (Path(__file__).resolve().parents[2] / "service" / "games" / "hieroglyphs" / "data" / "default_content.json").read_text(encoding="utf-8")
+
+    def drawn(ch: str) -> bool:
+        try:
+            lead = ch.encode("gb2312")[0]
+        except UnicodeEncodeError:
+            return ch in content
+        return 0xB0 <= lead <= 0xD7 or ch in content
+
+    missing = {ch: key for key, value in catalogue("zh-Hans").items() for ch in value if "\u4e00" <= ch <= "\u9fff" and not drawn(ch)}
+    assert missing == {}
