@@ -140,10 +140,11 @@ function players(view, ctx) {
   view.hands?.[s] ? h("div.hand.small", {}, view.hands[s].map((c) => cardEl(c))) : null)));
 }
 
-/** A card's name in the reader's language ("red 6"), for the server's sentences (SPEC 3.14). */
-function cardName(id) {
-  const [colour, number] = String(id).split("-");
-  return number ? t("china.card_name", { colour: colourName(colour), number: Number(number) }) : String(id);
+/** A card's name in the reader's language ("red 6"), for the server's sentences: from its id,
+ * or from the face a sentence's parameters give (SPEC 3.14). */
+function cardName(card) {
+  const [colour, number] = typeof card === "object" && card ? [card.colour, card.number] : String(card).split("-");
+  return colour && number !== undefined ? t("china.card_name", { colour: colourName(colour), number: Number(number) }) : String(card);
 }
 
 export default {

@@ -20,6 +20,14 @@ def card_name(card: Any) -> str:
     return f"{colour} {int(number)}" if colour and number.isdigit() else str(card)
 
 
+def card_face(card: Any) -> dict[str, Any] | str:
+    """'red-06' -> {"colour": "red", "number": 6}: what a sentence names of a card, as a message
+    parameter (SPEC 3.14). Never the id: a card named on the display may later sit in a hand,
+    where its id is hidden from every audience but its seat."""
+    colour, _, number = str(card).rpartition("-")
+    return {"colour": colour, "number": int(number)} if colour and number.isdigit() else str(card)
+
+
 def province_name(province: Any) -> str:
     return PROVINCE_NAME.get(str(province), str(province))
 
@@ -89,11 +97,11 @@ def _event(e: Event, names: list[str]) -> str:
         name = who(names, e["seat"])
         return Phrase("china.house_built", f"{name} builds a house in {province_name(e['province'])} "
                       f"on {space_name(e['space'])}, paying {_paid(e['cards'])}.",
-                      who=name, province=province_name(e["province"]), space=space_number(e["space"]), cards=list(e["cards"]))
+                      who=name, province=province_name(e["province"]), space=space_number(e["space"]), cards=[card_face(c) for c in e["cards"]])
     if kind == "emissary_sent":
         name = who(names, e["seat"])
         return Phrase("china.emissary_sent", f"{name} sends an emissary to {province_name(e['province'])}, "
-                      f"paying {_paid(e['cards'])}.", who=name, province=province_name(e["province"]), cards=list(e["cards"]))
+                      f"paying {_paid(e['cards'])}.", who=name, province=province_name(e["province"]), cards=[card_face(c) for c in e["cards"]])
     if kind == "province_scored":
         return _province_scored(e, names)
     if kind == "refill_began":
@@ -103,16 +111,16 @@ def _event(e: Event, names: list[str]) -> str:
         name = who(names, e["seat"])
         if e["source"] == "deck":
             return Phrase("china.drew", f"{name} draws a card from the deck.", who=name)
-        return Phrase("china.took", f"{name} takes {card_name(e['card'])} from the display.", who=name, card=e["card"])
+        return Phrase("china.took", f"{name} takes {card_name(e['card'])} from the display.", who=name, card=card_face(e["card"]))
     if kind == "card_exchanged":
         name = who(names, e["seat"])
         if e["source"] == "deck":
             return Phrase("china.exchanged_for_deck", f"{name} discards {card_name(e['discarded'])} and draws a card from the deck.",
-                          who=name, discarded=e["discarded"])
+                          who=name, discarded=card_face(e["discarded"]))
         return Phrase("china.exchanged_for_display", f"{name} discards {card_name(e['discarded'])} and takes "
-                      f"{card_name(e['card'])} from the display.", who=name, discarded=e["discarded"], card=e["card"])
+                      f"{card_name(e['card'])} from the display.", who=name, discarded=card_face(e["discarded"]), card=card_face(e["card"]))
     if kind == "display_slot_filled":
-        return Phrase("china.laid_out", f"{card_name(e['card']).capitalize()} is laid out in the display.", card=e["card"])
+        return Phrase("china.laid_out", f"{card_name(e['card']).capitalize()} is laid out in the display.", card=card_face(e["card"]))
     if kind == "deck_reshuffled":
         if not e["order"]:
             return Phrase("china.nothing_to_reshuffle", "The deck is used up and the discard pile is empty: nothing to reshuffle.")
