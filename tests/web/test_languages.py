@@ -171,18 +171,9 @@ def board_text(page) -> str:
 
 def fragments(pattern: str) -> list[str]:
     """The literal runs of a pattern outside its placeholders and plural choices."""
-    out, depth, run = [], 0, ""
-    for ch in pattern:
-        if ch == "{":
-            if depth == 0:
-                out.append(run)
-                run = ""
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif depth == 0:
-            run += ch
-    return [*out, run]
+    while (inner := re.sub(r"\{[^{}]*\}", "\0", pattern)) != pattern:  # innermost braces first
+        pattern = inner
+    return re.split("\0+", pattern)
 
 
 def english_left(text: str, english: dict[str, str], words: dict[str, str], prefixes: tuple[str, ...]) -> list[str]:
