@@ -203,9 +203,9 @@ async function inviteScreen(match, invite) {
     store.addToken(match, got.seat, got.token);
     location.replace(`#/match/${match}?seat=${got.seat}`);
   } catch (err) {
-    fill(app, h("div.panel", { id: "invite-failed" }, h("h2", {}, "This invite does not open a seat"),
+    fill(app, h("div.panel", { id: "invite-failed" }, h("h2", {}, t("invite.no_seat")),
       h("p", {}, explain(err)),
-      h("a.button", { href: `#/match/${match}` }, "Watch the match"), " ", h("a.button.secondary", { href: "#/" }, "Back to the lobby")));
+      h("a.button", { href: `#/match/${match}` }, t("invite.watch")), " ", h("a.button.secondary", { href: "#/" }, t("common.back_to_lobby"))));
   }
 }
 
@@ -215,14 +215,14 @@ function copyLine(label, url, id) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
-      toast("Copied: send it to whoever should have it");
+      toast(t("link.copied"));
     } catch {
       box.focus(); // no clipboard here (an insecure page): selected, ready for Ctrl+C
-      toast("Select and copy the link by hand", "error");
+      toast(t("link.copy_by_hand"), "error");
     }
   };
   return h("div.row.link-line", {}, h("span.grow", {}, label), box,
-    h("button.small.secondary", { type: "button", id: `${id}-copy`, onclick: copy }, "Copy"));
+    h("button.small.secondary", { type: "button", id: `${id}-copy`, onclick: copy }, t("link.copy")));
 }
 
 // -- lobby --------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ async function lobbyScreen() {
   const gameSel = h("select", { id: "new-game", name: "game" }, list.map((g) => h("option", { value: g.id }, t("lobby.game_option", { game: gameName(g.id), min: g.min_players, max: g.max_players }))));
   const players = h("input", { id: "new-players", type: "number", name: "players", min: 2, max: 5, value: 2, style: "width: 4.5rem" });
   const options = h("input", { id: "new-options", name: "options", placeholder: t("lobby.options_placeholder"), style: "width: 14rem", class: "mono",
-    title: "any option as JSON, over the form's values: also those a form cannot offer (deck orders, content sets)" });
+    title: t("lobby.options_title") });
   // The game's own options, as a form built from what it declares (GET /api/games).
   const optionsBox = h("div", { id: "new-options-form" });
   let form = null;
@@ -244,13 +244,13 @@ async function lobbyScreen() {
     form = optionsForm(list.find((x) => x.id === gameSel.value), Number(players.value) || 0);
     fill(optionsBox, form.element);
   };
-  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: "none", style: "width: 5.5rem", title: "seconds per move (days per move, or the bank's seconds under Fischer); when they run out, the seat is played as the match's absent policy says (a server bot by default)" });
+  const clock = h("input", { id: "new-clock", type: "number", name: "turn_seconds", min: 1, max: 604800, placeholder: t("lobby.clock_none"), style: "width: 5.5rem", title: t("lobby.clock_title_kinds") });
   // The time control (SPEC 2.4): seconds per move, days per move, or Fischer (a bank and an increment).
-  const clockKind = h("select", { id: "new-clock-kind", "aria-label": "kind of clock" },
-    h("option", { value: "per_move" }, "seconds per move"), h("option", { value: "correspondence" }, "days per move"),
-    h("option", { value: "fischer" }, "Fischer: bank (s)"));
-  const increment = h("input", { id: "new-clock-increment", type: "number", min: 0, max: 86400, value: 0, style: "width: 4.5rem", "aria-label": "Fischer increment (s)" });
-  const incrementBox = h("label", { hidden: true }, "+ increment (s)", increment);
+  const clockKind = h("select", { id: "new-clock-kind", "aria-label": t("lobby.clock_kind") },
+    h("option", { value: "per_move" }, t("lobby.clock_per_move")), h("option", { value: "correspondence" }, t("lobby.clock_days")),
+    h("option", { value: "fischer" }, t("lobby.clock_fischer")));
+  const increment = h("input", { id: "new-clock-increment", type: "number", min: 0, max: 86400, value: 0, style: "width: 4.5rem", "aria-label": t("lobby.clock_increment_label") });
+  const incrementBox = h("label", { hidden: true }, t("lobby.clock_increment"), increment);
   clockKind.addEventListener("change", () => { incrementBox.hidden = clockKind.value !== "fischer"; });
   const timeControl = () => {
     if (!clock.value.trim()) return null;
@@ -261,14 +261,14 @@ async function lobbyScreen() {
   };
   const listed = h("input", { type: "checkbox", id: "new-listed", checked: true });
   // A spectator delay the server enforces (SPEC 2.4): the public sees the match N commits or T s late.
-  const delay = h("input", { id: "new-delay", type: "number", name: "spectator_delay", min: 1, placeholder: "none", style: "width: 5rem",
-    title: "spectators see the match this far behind, so that nobody watching can tell a player what is happening now" });
-  const delayUnit = h("select", { id: "new-delay-unit", "aria-label": "the spectator delay's unit" },
-    h("option", { value: "commits" }, "moves"), h("option", { value: "seconds" }, "seconds"));
+  const delay = h("input", { id: "new-delay", type: "number", name: "spectator_delay", min: 1, placeholder: t("lobby.clock_none"), style: "width: 5rem",
+    title: t("lobby.delay_title") });
+  const delayUnit = h("select", { id: "new-delay-unit", "aria-label": t("lobby.delay_unit") },
+    h("option", { value: "commits" }, t("lobby.delay_moves")), h("option", { value: "seconds" }, t("lobby.delay_seconds")));
   // A private match (SPEC 2.4): watched by its spectator link only, or by nobody; never listed.
-  const watchers = h("select", { id: "new-spectators", "aria-label": "who may watch" },
-    h("option", { value: "public" }, "anyone"), h("option", { value: "link" }, "with its link"),
-    h("option", { value: "off" }, "nobody"));
+  const watchers = h("select", { id: "new-spectators", "aria-label": t("lobby.watchers_label") },
+    h("option", { value: "public" }, t("lobby.watchers_public")), h("option", { value: "link" }, t("lobby.watchers_link")),
+    h("option", { value: "off" }, t("lobby.watchers_off")));
   const sit = h("input", { type: "checkbox", id: "new-sit", checked: true });
   // Who plays each seat: a person (who takes it from the lobby) or one of the server's bots.
   const seatsBox = h("div.row", { id: "new-seats" });
@@ -333,7 +333,7 @@ async function lobbyScreen() {
   // By default the matches one can play or watch now: finished ones and forks (a study of a
   // finished match) are one choice away.
   const filter = h("select", { id: "match-filter" },
-    h("option", { value: "current" }, "open and live"), h("option", { value: "open" }, t("state.open")),
+    h("option", { value: "current" }, t("lobby.filter_current")), h("option", { value: "open" }, t("state.open")),
     h("option", { value: "live" }, t("state.live")), h("option", { value: "finished" }, t("state.finished")),
     h("option", { value: "forks" }, "forks"), h("option", { value: "" }, t("lobby.filter_all")));
   const refresh = async () => {
@@ -393,10 +393,10 @@ async function lobbyScreen() {
       h("form.row", { id: "create-form", onsubmit: create },
         h("label", {}, t("lobby.game"), gameSel), rulesButton(() => gameSel.value, gameName, "lobby-rules"),
         h("label", {}, t("lobby.players"), players),
-        h("label", {}, "Advanced options (JSON)", options),
+        h("label", {}, t("lobby.advanced_options"), options),
         h("label", {}, t("lobby.clock"), clockKind, clock), incrementBox,
-        h("label", {}, "Spectator delay", delay, delayUnit),
-        h("label", {}, "Watched by", watchers),
+        h("label", {}, t("lobby.delay"), delay, delayUnit),
+        h("label", {}, t("lobby.watchers"), watchers),
         h("label", {}, listed, t("lobby.listed")), h("label", {}, sit, t("lobby.sit")),
         h("button", { type: "submit", id: "create-match" }, t("lobby.create"))),
       h("div.row", {}, h("span.muted", {}, t("lobby.options")), optionsBox),
@@ -514,7 +514,7 @@ function sayParams(params) {
   for (const [k, v] of Object.entries(params)) {
     const named = (x) => {
       if (x && typeof x === "object" && typeof x.text === "string") return words({ text: x.text, msg: x }); // a sentence
-      if (cardName && /^cards?$/.test(k)) return cardName(x);
+      if (cardName && /^(cards?|discarded)$/.test(k)) return cardName(x);
       if (typeof x !== "string") return x;
       if (k === "move") return tOr(`move.${x}`, {}, x.replace(/_/g, " ")); // a command's type
       return x;
@@ -553,7 +553,7 @@ async function matchScreen(matchId, params) {
       location.replace(`#/match/${matchId}?seat=${got.seat}`);
       return () => {};
     } catch (err) {
-      toast(`Could not take the seat of this invitation: ${explain(err)}`, "error");
+      toast(t("invite.take_failed", { why: explain(err) }), "error");
     }
   }
   let mySeat = wanted !== null && tokens[wanted] ? Number(wanted) : null;
@@ -854,7 +854,7 @@ async function matchScreen(matchId, params) {
       h("h1.grow", {}, gameName(summary.game), " ", h("span.muted.mono", {}, matchId)),
       h("span", { id: "audience" }, mySeat !== null ? t("match.you_play", { seat: seatLabel(mySeat, names(summary)) }) : t("match.watching")),
       clockBadge(summary),
-      summary.rematch_of ? h("a.badge", { id: "rematch-of", href: `#/match/${summary.rematch_of.match}` }, "rematch of ", summary.rematch_of.match) : null,
+      summary.rematch_of ? h("a.badge", { id: "rematch-of", href: `#/match/${summary.rematch_of.match}` }, t("rematch.of", { match: summary.rematch_of.match })) : null,
       rulesButton(() => summary.game, gameName, "match-rules"),
       openHandBadge(summary),
       h("span.badge", { id: "seq", "data-seq": game?.seq ?? null }, t("match.seq", { seq: game?.seq ?? "…" })),
@@ -868,14 +868,14 @@ async function matchScreen(matchId, params) {
         ? h("div.row", { style: "margin-top: .5rem" }, h("span.muted", {}, t("match.free_seats")),
           seatsFree.map((s) => h("button.small.take-seat", { "data-seat": s.seat, onclick: () => sit(s.seat) }, t("lobby.take_seat", { seat: s.seat }))))
         : null,
-      key ? h("label.invite", { style: "display: block; margin-top: .5rem" }, "Spectator link (this match is watched by its link only) ",
+      key ? h("label.invite", { style: "display: block; margin-top: .5rem" }, t("match.spectator_link"),
         h("input.mono", { id: "spectator-link", readonly: true, value: `${location.origin}${location.pathname}#/match/${matchId}?key=${encodeURIComponent(key)}`,
-          style: "width: 60%", "aria-label": "the spectator link of this private match" })) : null,
+          style: "width: 60%", "aria-label": t("match.spectator_link_label") })) : null,
       seatsFree.length ? h("div.invites", { id: "invites", style: "margin-top: .5rem" },
-        h("span.muted", {}, "Invite a friend to a free seat: send its link"),
-        seatsFree.map((s) => h("label.invite", { "data-seat": s.seat, style: "display: block" }, `Seat ${s.seat} `,
+        h("span.muted", {}, t("match.invite_friend")),
+        seatsFree.map((s) => h("label.invite", { "data-seat": s.seat, style: "display: block" }, t("common.seat", { seat: s.seat }), " ",
           h("input.mono.invite-link", { readonly: true, value: inviteLink(matchId, s.seat), style: "width: 70%",
-            "aria-label": `the invitation link to seat ${s.seat}` })))) : null);
+            "aria-label": t("match.invite_link_label", { seat: s.seat }) })))) : null);
   }
 
   /** Before the start: the invite link of each free seat (to the browser that created the
@@ -885,13 +885,13 @@ async function matchScreen(matchId, params) {
     const invites = store.invites(matchId).filter((i) => free.has(i.seat));
     const answers = summary.rematch_of?.seats ?? [];
     const ns = names(summary);
-    return h("div.panel", { id: "waiting-links" }, h("h3", {}, "Waiting for players"),
-      invites.map((i) => copyLine(`Invite for seat ${i.seat}`, pageLink(`#/invite/${matchId}/${i.invite}`), `invite-${i.seat}`)),
+    return h("div.panel", { id: "waiting-links" }, h("h3", {}, t("match.waiting_players")),
+      invites.map((i) => copyLine(t("match.invite_for", { seat: i.seat }), pageLink(`#/invite/${matchId}/${i.invite}`), `invite-${i.seat}`)),
       summary.spectators === "off" ? null
-        : copyLine("Watch link", pageLink(`#/match/${matchId}${key ? `?key=${encodeURIComponent(key)}` : ""}`), "watch-link"),
+        : copyLine(t("match.watch_link"), pageLink(`#/match/${matchId}${key ? `?key=${encodeURIComponent(key)}` : ""}`), "watch-link"),
       answers.length ? h("ul", { id: "rematch-answers" }, answers.map((a) => h("li", { "data-seat": a.seat },
-        `Seat ${a.seat} (${ns[a.seat] || `seat ${a.from_seat} last match`}): ${a.answer}`))) : null,
-      invites.length ? h("p.muted", {}, "Each invite opens its own seat, once: send each to one player.") : null);
+        t("rematch.answer", { seat: a.seat, who: ns[a.seat] || t("rematch.last_seat", { seat: a.from_seat }), answer: tOr(`rematch.answer.${a.answer}`, {}, a.answer) })))) : null,
+      invites.length ? h("p.muted", {}, t("match.invites_once")) : null);
   }
 
   /** After the end: ask for a rematch, or answer the one asked; watchers can follow it. */
@@ -900,23 +900,23 @@ async function matchScreen(matchId, params) {
     const next = summary.rematch;
     const held = next ? store.tokens(next) : {};
     if (mySeat === null) {
-      return next ? h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-watch", href: `#/match/${next}` }, "Watch the rematch")) : null;
+      return next ? h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-watch", href: `#/match/${next}` }, t("rematch.watch"))) : null;
     }
     if (!next) {
-      return h("div.panel", { id: "rematch-panel" }, h("button", { type: "button", id: "rematch", onclick: () => answerRematch(true) }, "Rematch"),
-        h("span.muted", {}, " the same game and options, everyone one seat on, a new shuffle"));
+      return h("div.panel", { id: "rematch-panel" }, h("button", { type: "button", id: "rematch", onclick: () => answerRematch(true) }, t("rematch.ask")),
+        h("span.muted", {}, t("rematch.ask_note")));
     }
     if (rematchAnswer) {
       return h("div.panel", { id: "rematch-panel" }, h("p", { id: "rematch-answer" }, rematchAnswer),
-        h("a.button.secondary", { href: `#/match/${next}` }, "Watch the rematch"));
+        h("a.button.secondary", { href: `#/match/${next}` }, t("rematch.watch")));
     }
     const seat = Object.keys(held)[0];
     if (seat !== undefined) {
-      return h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-go", href: `#/match/${next}?seat=${seat}` }, "Go to the rematch"));
+      return h("div.panel", { id: "rematch-panel" }, h("a.button", { id: "rematch-go", href: `#/match/${next}?seat=${seat}` }, t("rematch.go")));
     }
-    return h("div.panel", { id: "rematch-panel" }, h("p", {}, "A rematch was asked for."),
-      h("div.row", {}, h("button", { type: "button", id: "rematch-accept", onclick: () => answerRematch(true) }, "Accept"),
-        h("button.secondary", { type: "button", id: "rematch-decline", onclick: () => answerRematch(false) }, "Decline")));
+    return h("div.panel", { id: "rematch-panel" }, h("p", {}, t("rematch.asked")),
+      h("div.row", {}, h("button", { type: "button", id: "rematch-accept", onclick: () => answerRematch(true) }, t("rematch.accept")),
+        h("button.secondary", { type: "button", id: "rematch-decline", onclick: () => answerRematch(false) }, t("rematch.decline"))));
   }
 
   let rematchAnswer = null;
@@ -931,9 +931,9 @@ async function matchScreen(matchId, params) {
         return;
       }
       summary = { ...summary, rematch: (await client.declineRematch(matchId, tokens[mySeat], { playerKey: identity.key() })).match };
-      rematchAnswer = "You declined: your seat there is open to anyone.";
+      rematchAnswer = t("rematch.declined");
     } catch (err) {
-      toast(`The rematch: ${explain(err)}`, "error");
+      toast(t("rematch.failed", { why: explain(err) }), "error");
     }
     render();
   }
@@ -1107,13 +1107,13 @@ function clockWords(summary) {
 /** A badge with the match's time control (every page that shows a match shows it). */
 function clockBadge(summary) {
   const words = clockWords(summary);
-  return words ? h("span.badge.time-control", { title: "the time control: when it runs out, the match's absent policy plays" }, words) : null;
+  return words ? h("span.badge.time-control", { title: t("match.time_control_title") }, words) : null;
 }
 
 /** Milliseconds as h:mm:ss, m:ss, or days. */
 function duration(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= 2 * 86400) return `${Math.floor(s / 86400)} days ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 2 * 86400) return t("clock.days_hours", { days: Math.floor(s / 86400), hours: Math.floor((s % 86400) / 3600) });
   const hh = Math.floor(s / 3600);
   const mm = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, "0");
@@ -1190,16 +1190,14 @@ async function replayScreen(matchId, params) {
       const m = await client.fork(matchId, seq, { exact: exactBox.checked, seat: forkSeat(), name: store.name() || null,
         botStrength: withBots ? Number(strengthSel.value) : null });
       store.addToken(m.match, m.seat, m.token);
-      toast(withBots ? `You play ${seatLabel(m.seat, ns)} from seq ${seq}; bots play the other seats`
-        : `You play ${seatLabel(m.seat, ns)} from seq ${seq}: send your friends the links of the free seats`);
+      toast(t(withBots ? "replay.fork_bots" : "replay.fork_friends", { seat: seatLabel(m.seat, ns), seq }));
       location.hash = `#/match/${m.match}?seat=${m.seat}`;
     } catch (err) {
-      toast(`Cannot continue from here: ${explain(err)}`, "error");
+      toast(t("replay.fork_failed", { why: explain(err) }), "error");
     }
   }
-  const strengthSel = h("select", { id: "fork-strength", "aria-label": "the bots' strength" },
-    [["0", "random"], ["1", "greedy"], ["2", "search, quick"], ["3", "search"], ["4", "search, deep"], ["5", "search, deepest"]]
-      .map(([v, text]) => h("option", { value: v, selected: v === "3" }, `bots: ${v} ${text}`)));
+  const strengthSel = h("select", { id: "fork-strength", "aria-label": t("replay.bot_strength") },
+    BOT_STRENGTHS.map((v) => h("option", { value: String(v), selected: v === 3 }, t("replay.bots", { strength: v, name: t(`bot.${v}`) }))));
   // An exact fork keeps the original's shuffles, which its public log shows: open hand.
   const exactBox = h("input", { type: "checkbox", id: "replay-fork-exact" });
   const btn = (id, text, fn) => h("button.secondary", { id, onclick: fn }, text);
@@ -1238,10 +1236,10 @@ async function replayScreen(matchId, params) {
         finished ? h("label.small", { title: t("replay.exact_title") }, exactBox, t("replay.exact")) : null,
         finished ? h("span.continue", { id: "continue-from-here" },
           h("button.small", { id: "continue-bots", type: "button", onclick: () => continueFrom(true),
-            title: "a new match from this seq: you play the seat shown, server bots the others" }, "Continue against bots"),
+            title: t("replay.continue_bots_title") }, t("replay.continue_bots")),
           strengthSel,
           h("button.small.secondary", { id: "continue-friends", type: "button", onclick: () => continueFrom(false),
-            title: "a new match from this seq: you play the seat shown; invite friends to the others by link" }, "Continue with friends")) : null,
+            title: t("replay.continue_friends_title") }, t("replay.continue_friends"))) : null,
         h("button.small.secondary", { id: "share-moment", type: "button", onclick: share, title: t("replay.share_title") }, t("replay.share")),
         h("a.button.small.secondary", { id: "back-to-live", href: `#/match/${matchId}${ownSeat() !== null ? `?seat=${seat}` : ""}` }, finished ? t("replay.final_table") : t("replay.back_to_live"))),
       h("div.replay-controls", { style: "margin-top: .6rem" },
@@ -1367,7 +1365,7 @@ async function replayScreen(matchId, params) {
       analysis = got;
       drawChances();
     } else if (got?.state === "queued") {
-      fill(chancesBox, h("p.muted", { id: "chances-pending" }, "The chances of winning are being worked out…"));
+      fill(chancesBox, h("p.muted", { id: "chances-pending" }, t("chances.pending")));
       analysisTimer = setTimeout(loadAnalysis, 1000 * Math.max(1, got.retry_after_s ?? 2));
     }
   }

@@ -1,6 +1,7 @@
 // The analysis graph under the replay's board (SPEC 2.14): one line per seat, its chance of
 // winning after every commit; the key moments marked; the step shown marked; a click (or a key
 // moment's button) goes to that step.
+import { t } from "./i18n.js";
 import { h, seatLabel, SEAT_COLOURS, seatSwatch, svg } from "./render.js";
 
 const W = 1000;
@@ -46,14 +47,14 @@ export function renderChances(doc, { seq, names, go }) {
   });
   const now = rows[seq];
   return h("div.panel.chances", { id: "chances" },
-    h("h3", {}, "Chances of winning"),
+    h("h3", {}, t("chances.title")),
     graph,
     h("p.legend", { style: "margin: .3rem 0 0" }, Array.from({ length: players }, (_, s) =>
       h("span", { style: "margin-right: 1rem" }, seatSwatch(s), " ", seatLabel(s, names), now ? ` ${percent(now[s])}` : ""))),
-    moments.length ? h("p", { id: "key-moments", style: "margin: .3rem 0 0" }, "Key moments: ",
+    moments.length ? h("p", { id: "key-moments", style: "margin: .3rem 0 0" }, t("chances.key_moments"),
       moments.map((m) => h("button.small.secondary.key-moment-go", { type: "button", "data-seq": m.seq, onclick: () => go(m.seq),
-        title: `the chances moved by ${percent(m.swing)} here` },
+        title: t("chances.moved", { swing: percent(m.swing) }) },
       `${m.seq}: ${seatLabel(m.for, names)} +${percent((rows[m.seq]?.[m.for] ?? 0) - (rows[m.seq - 1]?.[m.for] ?? 0))}`))) : null,
     h("p.muted", { style: "margin: .3rem 0 0; font-size: .85rem" },
-      `Estimated from ${doc.playouts} playouts per commit after the end, when every card is public; click the graph to go there.`));
+      t("chances.note", { playouts: doc.playouts })));
 }

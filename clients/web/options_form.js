@@ -2,26 +2,35 @@
 // SPEC §2.3): a seat picker, a number with its range, a choice, a checkbox. Options a form
 // cannot offer (a deck order, a content set) are named under the advanced JSON field, which
 // the lobby merges over the form's values.
+import { t, tOr } from "./i18n.js";
 import { h } from "./render.js";
 
-const shown = (v) => (typeof v === "string" ? v.replace(/_/g, " ") : String(v));
+const plain = (v) => (typeof v === "string" ? v.replace(/_/g, " ") : String(v));
+
+// A game's option in the reader's language: its label, help and choices from the catalogue
+// (option.<game>.<name>...), else the words the server declares.
+let GAME = "";
+const label = (spec) => tOr(`option.${GAME}.${spec.name}`, {}, spec.label ?? spec.name);
+const help = (spec) => (spec.help ? tOr(`option.${GAME}.${spec.name}.help`, {}, spec.help) : null);
+const shownFor = (spec) => (v) => tOr(`option.${GAME}.${spec.name}.${v}`, {}, plain(v));
 
 function control(spec, players) {
   const id = `opt-${spec.name}`;
-  const title = spec.help ?? null;
+  const title = help(spec);
+  const shown = shownFor(spec);
   if (spec.type === "seat") {
     return h("select", { id, title },
-      h("option", { value: "" }, spec.default === null || spec.default === undefined ? "random" : `seat ${spec.default}`),
-      Array.from({ length: players }, (_, i) => h("option", { value: String(i) }, `seat ${i}`)));
+      h("option", { value: "" }, spec.default === null || spec.default === undefined ? t("options.random") : t("common.seat_lower", { seat: spec.default })),
+      Array.from({ length: players }, (_, i) => h("option", { value: String(i) }, t("common.seat_lower", { seat: i }))));
   }
   if (spec.type === "choice") {
     return h("select", { id, title },
-      h("option", { value: "" }, spec.default === null || spec.default === undefined ? "as the game decides" : `${shown(spec.default)} (default)`),
+      h("option", { value: "" }, spec.default === null || spec.default === undefined ? t("options.game_decides") : t("options.default_value", { value: shown(spec.default) })),
       spec.choices.filter((c) => c !== spec.default).map((c) => h("option", { value: JSON.stringify(c) }, shown(c))));
   }
   if (spec.type === "integer") {
     return h("input", { id, type: "number", min: spec.min ?? null, max: spec.max ?? null, title, style: "width: 5.5rem",
-      placeholder: spec.default === null || spec.default === undefined ? "default" : String(spec.default) });
+      placeholder: spec.default === null || spec.default === undefined ? t("options.default") : String(spec.default) });
   }
   if (spec.type === "boolean") return h("input", { id, type: "checkbox", title, checked: Boolean(spec.default) });
   return null;
@@ -39,10 +48,11 @@ function read(spec, el) {
  * where options() is the map of every value set that differs from the game's default.
  */
 export function optionsForm(game, players) {
+  GAME = game?.id ?? "";
   const specs = (game?.options ?? []).filter((s) => s.type !== "json");
   const advanced = (game?.options ?? []).filter((s) => s.type === "json").map((s) => s.name);
   const fields = specs.map((spec) => ({ spec, el: control(spec, players) }));
-  const labels = fields.map(({ spec, el }) => h("label.opt", { "data-option": spec.name }, spec.label, el));
+  const labels = fields.map(({ spec, el }) => h("label.opt", { "data-option": spec.name }, label(spec), el));
   const values = () => {
     const out = {};
     for (const { spec, el } of fields) {
@@ -67,7 +77,7 @@ export function optionsForm(game, players) {
   for (const { el } of fields) el.addEventListener("change", refresh);
   refresh();
   const element = h("div.row.options-form", { id: "options-form" }, labels,
-    advanced.length ? h("span.muted", { id: "advanced-names" }, `Advanced (JSON): ${advanced.join(", ")}`) : null);
+    advanced.length ? h("span.muted", { id: "advanced-names" }, t("options.advanced", { names: advanced.join(", ") })) : null);
   return {
     element,
     options() {

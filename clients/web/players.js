@@ -3,6 +3,7 @@
 // game's leaderboard, the rating change at the end of a match, and the watch that tells the
 // player, by the tab title and a browser notification, when one of its matches turns to it.
 import { ServerError } from "/js/teahouse.js";
+import { t } from "./i18n.js";
 import { fill, h } from "./render.js";
 
 const KEY = "teahouse.player"; // {player, name, key}
@@ -43,15 +44,15 @@ export async function takeSeatAs(client, match, seat, name) {
 
 const since = (ms) => {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 90) return `${s} s`;
-  if (s < 5400) return `${Math.round(s / 60)} min`;
-  if (s < 129600) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} days`;
+  if (s < 90) return t("players.since.seconds", { n: s });
+  if (s < 5400) return t("players.since.minutes", { n: Math.round(s / 60) });
+  if (s < 129600) return t("players.since.hours", { n: Math.round(s / 3600) });
+  return t("players.since.days", { n: Math.round(s / 86400) });
 };
 
 /** "+12.3" / "−4.0", with the new rating and a mark while it is provisional. */
 export function ratingText(change) {
-  if (!change) return "unrated";
+  if (!change) return t("players.unrated");
   const sign = change.change >= 0 ? "+" : "−";
   return `${sign}${Math.abs(change.change).toFixed(1)} → ${change.after.toFixed(1)}${change.provisional ? "?" : ""}`;
 }
@@ -59,9 +60,9 @@ export function ratingText(change) {
 /** The end screen's ratings: each seat's change, or that the match was unrated. */
 export function renderRatings(ratings, names, seat) {
   if (ratings === undefined) return null;
-  if (ratings === null) return h("p.muted", { id: "ratings" }, "This match is unrated (a guest played, or it is a fork or a set-up deal).");
-  return h("p", { id: "ratings" }, "Ratings: ", ratings.map((r, i) => h(`span.rating${r.change >= 0 ? ".up" : ".down"}`, { "data-seat": i },
-    `${i === seat ? "you" : names[i] || `Seat ${i}`} ${ratingText(r)}`)).flatMap((el, i) => (i ? [", ", el] : [el])));
+  if (ratings === null) return h("p.muted", { id: "ratings" }, t("players.match_unrated"));
+  return h("p", { id: "ratings" }, t("players.ratings"), ratings.map((r, i) => h(`span.rating${r.change >= 0 ? ".up" : ".down"}`, { "data-seat": i },
+    t("players.rating_of", { who: i === seat ? t("common.you") : names[i] || t("common.seat", { seat: i }), change: ratingText(r) }))).flatMap((el, i) => (i ? [", ", el] : [el])));
 }
 
 // -- identity panel ---------------------------------------------------------------------------------
@@ -69,22 +70,22 @@ export function renderRatings(ratings, names, seat) {
 function identityPanel(client, ctx, redraw) {
   const me = identity.get();
   if (!me) {
-    const name = h("input", { id: "player-name", maxlength: 40, placeholder: "Your name", "aria-label": "your name as a player", value: ctx.name() });
-    const code = h("input", { id: "player-code", placeholder: "a code from another device", "aria-label": "a code from another device", class: "mono", style: "width: 22rem" });
+    const name = h("input", { id: "player-name", maxlength: 40, placeholder: t("nav.your_name"), "aria-label": t("players.name_label"), value: ctx.name() });
+    const code = h("input", { id: "player-code", placeholder: t("players.code_label"), "aria-label": t("players.code_label"), class: "mono", style: "width: 22rem" });
     return h("section.panel", { id: "identity" },
-      h("h2", {}, "Play as a player"),
-      h("p.muted", {}, "A player keeps its matches and ratings. No sign-up: pick a name."),
+      h("h2", {}, t("players.play_as")),
+      h("p.muted", {}, t("players.play_as_note")),
       h("form.row", { id: "become-player", onsubmit: async (ev) => {
         ev.preventDefault();
         try {
-          const made = await client.createPlayer(name.value.trim() || "Player");
+          const made = await client.createPlayer(name.value.trim() || t("result.player"));
           identity.set({ player: made.player, name: made.name, key: made.key });
           ctx.setName(made.name);
           redraw();
         } catch (err) {
-          ctx.toast(`Could not become a player: ${ctx.explain(err)}`, "error");
+          ctx.toast(t("players.become_failed", { why: ctx.explain(err) }), "error");
         }
-      } }, name, h("button", { type: "submit", id: "become-player-button" }, "Become a player")),
+      } }, name, h("button", { type: "submit", id: "become-player-button" }, t("players.become"))),
       h("form.row", { id: "sign-in", onsubmit: async (ev) => {
         ev.preventDefault();
         try {
@@ -93,16 +94,16 @@ function identityPanel(client, ctx, redraw) {
           identity.set({ player: who.player, name: who.name, key });
           redraw();
         } catch (err) {
-          ctx.toast(`That code is no player's: ${ctx.explain(err)}`, "error");
+          ctx.toast(t("players.code_failed", { why: ctx.explain(err) }), "error");
         }
-      } }, code, h("button.secondary", { type: "submit" }, "Sign in with a code")));
+      } }, code, h("button.secondary", { type: "submit" }, t("players.sign_in"))));
   }
   const codeBox = h("code.mono", { id: "my-code", hidden: true }, me.key);
   return h("section.panel", { id: "identity" },
     h("div.row", {},
-      h("h2.grow", {}, "You are ", h("span", { id: "my-player-name" }, me.name), " ", h("span.muted.mono", { id: "my-player-id" }, me.player)),
-      h("button.secondary.small", { onclick: () => { codeBox.hidden = !codeBox.hidden; } }, "Sign in on another device"),
-      h("button.secondary.small", { onclick: () => { identity.clear(); redraw(); } }, "Forget me here")),
+      h("h2.grow", {}, t("players.you_are"), h("span", { id: "my-player-name" }, me.name), " ", h("span.muted.mono", { id: "my-player-id" }, me.player)),
+      h("button.secondary.small", { onclick: () => { codeBox.hidden = !codeBox.hidden; } }, t("players.other_device")),
+      h("button.secondary.small", { onclick: () => { identity.clear(); redraw(); } }, t("players.forget"))),
     codeBox,
     notificationsButton());
 }
@@ -111,13 +112,12 @@ function notificationsButton() {
   if (!("Notification" in window)) return null;
   if (Notification.permission !== "default") {
     return h("p.muted", { id: "notify-state" }, Notification.permission === "granted"
-      ? "A notification tells you when a match waits on you, while a Teahouse page is open."
-      : "Notifications are blocked for this site; the tab title still tells you.");
+      ? t("players.notify_granted") : t("players.notify_blocked"));
   }
   const btn = h("button.secondary.small", { id: "notify", onclick: async () => {
     await Notification.requestPermission();
     btn.replaceWith(notificationsButton() ?? "");
-  } }, "Tell me when it is my turn");
+  } }, t("players.notify_ask"));
   return btn;
 }
 
@@ -127,28 +127,28 @@ export async function myMatchesScreen(app, client, ctx) {
   let timer = null;
   const draw = async () => {
     const me = identity.get();
-    document.title = "Teahouse — my matches";
+    document.title = t("players.my_title");
     if (!me) {
       fill(app, identityPanel(client, ctx, draw));
       return;
     }
     const tbody = h("tbody", { id: "my-match-rows" });
     fill(app, identityPanel(client, ctx, draw), h("section.panel", {},
-      h("div.row", {}, h("h2.grow", {}, "My matches"), h("button.secondary.small", { onclick: () => refresh() }, "Refresh")),
+      h("div.row", {}, h("h2.grow", {}, t("players.my_matches")), h("button.secondary.small", { onclick: () => refresh() }, t("lobby.refresh"))),
       h("table.matches", { id: "my-matches" },
-        h("thead", {}, h("tr", {}, ["Match", "Game", "State", "Seats", "", ""].map((t) => h("th", {}, t)))), tbody)));
+        h("thead", {}, h("tr", {}, [t("lobby.col_match"), t("lobby.col_game"), t("lobby.col_state"), t("lobby.col_seats"), "", ""].map((col) => h("th", {}, col)))), tbody)));
     const refresh = async () => {
       let page;
       try {
         page = await client.playerMatches(me.player, { limit: 200, playerKey: me.key });
       } catch (err) {
-        fill(tbody, h("tr", {}, h("td", { colspan: 6 }, `Cannot list your matches: ${ctx.explain(err)}`)));
+        fill(tbody, h("tr", {}, h("td", { colspan: 6 }, t("players.list_failed", { why: ctx.explain(err) }))));
         return;
       }
       const waiting = page.matches.filter((m) => m.your_turn).length;
-      document.title = `${waiting ? `(${waiting}) Your turn — ` : ""}Teahouse — my matches`;
+      document.title = waiting ? t("players.my_title_waiting", { count: waiting }) : t("players.my_title");
       fill(tbody, ...(page.matches.length ? page.matches.map((m) => myRow(m, ctx))
-        : [h("tr", {}, h("td.muted", { colspan: 6 }, "No matches yet: take a seat in the lobby."))]));
+        : [h("tr", {}, h("td.muted", { colspan: 6 }, t("players.none")))]));
     };
     await refresh();
     clearInterval(timer);
@@ -162,20 +162,20 @@ function myRow(m, ctx) {
   const held = ctx.tokens(m.match)[m.seat];
   let what;
   if (m.state === "finished") {
-    what = [`${m.rank === 1 ? "won" : `place ${m.rank}`}`, " · ", h("span.rating", {}, ratingText(m.rating))];
+    what = [m.rank === 1 ? t("players.won") : t("players.place", { rank: m.rank }), " · ", h("span.rating", {}, ratingText(m.rating))];
   } else if (m.your_turn) {
-    what = [h("span.badge.turn", {}, "your turn"), ` waiting ${since(m.waiting_since)}`];
+    what = [h("span.badge.turn", {}, t("players.your_turn")), t("players.waiting_since", { since: since(m.waiting_since) })];
   } else {
-    what = m.state === "open" ? "waiting for players" : "their turn";
+    what = m.state === "open" ? t("players.waiting_players") : t("players.their_turn");
   }
-  const seats = m.seats.map((s) => (s.seat === m.seat ? h("b", {}, s.name || "you") : s.name || h("span.muted", {}, "free")));
+  const seats = m.seats.map((s) => (s.seat === m.seat ? h("b", {}, s.name || t("common.you")) : s.name || h("span.muted", {}, t("lobby.free"))));
   const go = m.state === "finished"
-    ? h("a.button.small.secondary", { href: `#/replay/${m.match}?seat=${m.seat}` }, "Replay")
-    : h("a.button.small", { href: held ? `#/match/${m.match}?seat=${m.seat}` : `#/match/${m.match}` }, held ? "Play" : "Watch");
+    ? h("a.button.small.secondary", { href: `#/replay/${m.match}?seat=${m.seat}` }, t("common.replay"))
+    : h("a.button.small", { href: held ? `#/match/${m.match}?seat=${m.seat}` : `#/match/${m.match}` }, held ? t("players.play") : t("lobby.watch"));
   return h("tr", { "data-match": m.match, "data-your-turn": m.your_turn ? "1" : "0" },
     h("td.mono", {}, m.match),
     h("td", {}, ctx.gameName(m.game)),
-    h("td", {}, h(`span.badge.${m.state}`, {}, m.state)),
+    h("td", {}, h(`span.badge.${m.state}`, {}, t(`state.${m.state}`))),
     h("td", {}, seats.flatMap((s, i) => (i ? [", ", s] : [s]))),
     h("td", {}, what),
     h("td", {}, go));
@@ -186,20 +186,20 @@ function myRow(m, ctx) {
 export async function leaderboardScreen(app, client, ctx, game) {
   const list = await ctx.games();
   const chosen = list.some((g) => g.id === game) ? game : list[0]?.id;
-  document.title = `Teahouse — ${ctx.gameName(chosen)} leaderboard`;
+  document.title = t("players.leaderboard_title", { game: ctx.gameName(chosen) });
   const board = await client.leaderboard(chosen, { limit: 200 });
   const me = identity.get()?.player;
   const pick = h("select", { id: "leaderboard-game", onchange: () => { location.hash = `#/leaderboard/${pick.value}`; } },
     list.map((g) => h("option", { value: g.id, selected: g.id === chosen }, g.name)));
   fill(app, h("section.panel", {},
-    h("div.row", {}, h("h2.grow", {}, "Leaderboard"), h("label", {}, "Game", pick)),
-    h("p.muted", {}, "Glicko-2 ratings from rated matches (every seat a player or a bot). A ? marks a provisional rating."),
+    h("div.row", {}, h("h2.grow", {}, t("players.leaderboard")), h("label", {}, t("lobby.game"), pick)),
+    h("p.muted", {}, t("players.leaderboard_note")),
     h("table.matches", { id: "leaderboard" },
-      h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "RD", "Matches"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ["#", t("result.player"), t("players.rating"), "RD", t("lobby.matches")].map((col) => h("th", {}, col)))),
       h("tbody", {}, board.players.length ? board.players.map((p) => h(`tr${p.player === me ? ".me" : ""}`, { "data-player": p.player },
         h("td", {}, p.rank), h("td", {}, p.name, " ", h("span.muted.mono", {}, p.player)),
         h("td", {}, `${p.rating.toFixed(1)}${p.provisional ? "?" : ""}`), h("td", {}, p.rd.toFixed(0)), h("td", {}, p.games)))
-        : h("tr", {}, h("td.muted", { colspan: 5 }, "Nobody is rated in this game yet."))))));
+        : h("tr", {}, h("td.muted", { colspan: 5 }, t("players.nobody_rated")))))));
   return () => {};
 }
 
@@ -217,7 +217,7 @@ export function watchTurns(client, { everyMs = 10000, showing = () => null } = {
     const link = document.getElementById("nav-my-matches");
     if (!me) {
       waiting = new Set(); // no player yet: whatever waits on one made from this page is news
-      if (link) link.textContent = "My matches";
+      if (link) link.textContent = t("players.my_matches");
       return;
     }
     let page;
@@ -227,12 +227,12 @@ export function watchTurns(client, { everyMs = 10000, showing = () => null } = {
       return; // the server is away for a moment: look again later
     }
     const now = page.matches.filter((m) => m.your_turn);
-    if (link) link.textContent = now.length ? `My matches (${now.length})` : "My matches";
+    if (link) link.textContent = now.length ? t("players.my_matches_count", { count: now.length }) : t("players.my_matches");
     const fresh = waiting === null ? [] : now.filter((m) => !waiting.has(m.match));
     waiting = new Set(now.map((m) => m.match));
     for (const m of fresh) {
       if (showing() === m.match && !document.hidden) continue;
-      notify(`Your turn in ${m.game}`, `Match ${m.match} waits on you.`, `#/match/${m.match}?seat=${m.seat}`);
+      notify(t("announce.notify_title", { game: m.game }), t("announce.notify_body", { match: m.match }), `#/match/${m.match}?seat=${m.seat}`);
     }
   };
   look();

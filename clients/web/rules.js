@@ -2,6 +2,7 @@
 // from the board (a dialog). Written from the rules references (../shared/rules/<game>.md, told
 // in docs/games/<game>.md); the docs hold the full rules.
 import { TERRAIN } from "./boards/khan.js";
+import { t } from "./i18n.js";
 import { h } from "./render.js";
 
 const RULES = {
@@ -90,10 +91,10 @@ export function showRules(game, name) {
   const r = RULES[game];
   if (!r) return;
   const dialog = h("dialog.rules", { id: "rules-dialog", "aria-labelledby": "rules-title" },
-    h("div.row", {}, h("h2.grow", { id: "rules-title" }, `${name}: the rules in short`),
-      h("button.small.secondary", { type: "button", id: "rules-close", onclick: () => dialog.close() }, "Close")),
+    h("div.row", {}, h("h2.grow", { id: "rules-title" }, t("rules.title", { game: name })),
+      h("button.small.secondary", { type: "button", id: "rules-close", onclick: () => dialog.close() }, t("rules.close"))),
     r.summary.map((p) => h("p", {}, p)),
-    h("h3", {}, "Legend"),
+    h("h3", {}, t("rules.legend")),
     h("dl.legend", { id: "rules-legend" }, r.legend.flatMap((e) => [
       h("dt", {}, e.swatch ? h("span.k-swatch", { style: `background: ${e.swatch}`, "aria-hidden": "true" }) : null, e.symbol),
       h("dd", {}, e.text)])));
@@ -105,5 +106,5 @@ export function showRules(game, name) {
 /** A "Rules & legend" button for the game `currentGame()` names when clicked. */
 export function rulesButton(currentGame, nameOf, id = "rules-button") {
   return h("button.small.secondary", { type: "button", id, onclick: () => showRules(currentGame(), nameOf(currentGame())) },
-    "Rules & legend");
+    t("rules.button"));
 }

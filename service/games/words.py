@@ -22,12 +22,21 @@ class Phrase(str):
     def __new__(cls, key: str, text: str, **params: Any) -> Phrase:
         self = super().__new__(cls, text)
         self.key = key
-        self.params = {k: (v.message() if isinstance(v, Phrase) else v) for k, v in params.items()}
+        self.params = {k: _param(v) for k, v in params.items()}
         return self
 
     def message(self) -> dict[str, Any]:
         """The key, parameters and English text, as `said_keys` carries them."""
         return {"key": self.key, "params": self.params, "text": str(self)}
+
+
+def _param(v: Any) -> Any:
+    """A parameter as the wire carries it: a Phrase (also inside a list) as its message."""
+    if isinstance(v, Phrase):
+        return v.message()
+    if isinstance(v, list):
+        return [_param(x) for x in v]
+    return v
 
 
 def said_keys(said: Sequence[str] | None) -> list[dict[str, Any] | None] | None:

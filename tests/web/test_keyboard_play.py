@@ -161,7 +161,7 @@ def position(page) -> list[str]:
 
 ENGLISH = json.loads((Path(__file__).resolve().parents[2] / "clients" / "web" / "locales" / "en.json").read_text("utf-8"))
 # parameters the client names in its own words (a card from its face or id, a command's type)
-NAMED_BY_THE_CLIENT = {"card", "cards", "move"}
+NAMED_BY_THE_CLIENT = {"card", "cards", "discarded", "move"}  # card ids the board names, command types
 
 
 def sentence_pattern(text: str, keyed: dict | None) -> re.Pattern:

@@ -11,7 +11,7 @@
 //   pass, consent:yes, consent:no
 // Khan offers ~2,000 legal moves a turn (mostly invasions of choice): paths are plain string
 // arrays and drawing reads only the picker's `next` set, never the move list.
-import { tOr } from "../i18n.js";
+import { list, t, tOr } from "../i18n.js";
 import { h, seatLabel, SEAT_COLOURS, svg } from "../render.js";
 
 const CELL = 40;
@@ -22,7 +22,8 @@ const RULER_COLOUR = {
   russian: "#8ecae6", seljuk: "#8d8d8d", ruler_3: "#7b4fa0", ruler_4: "#e07a1f",
   ruler_5: "#d6559b", ruler_6: "#7a4a26", ruler_7: "#1f8a8a", ruler_8: "#7d8b2a",
 };
-const SPECIAL_NAME = { high_morale: "High Morale", protection: "Protection of the Great Khan", divine_support: "Divine Support" };
+/** A special card's name in the reader's language. */
+const specialName = (card) => tOr(`khan.special.${card}`, {}, card);
 
 let REF = { rows: [], regions: {}, tiles: {}, cards: {}, rulers: [] };
 let cssLinked = false;
@@ -54,25 +55,25 @@ function placeShape(shape, anchor) {
 
 /** A terrain's name in the reader's language (the catalogue's), else the reference's. */
 function regionName(letter) {
-  return tOr(`khan.terrain.${letter}`, {}, letter === "R" ? "river" : REF.regions[letter] ?? letter);
+  return tOr(`khan.terrain.${letter}`, {}, REF.regions[letter] ?? letter);
 }
 
 function backgroundName(bg) {
-  if (bg === "RIVER") return "river";
-  if (bg === "OUTER") return "outer area";
-  if (bg === "KHAN") return "Khan (any land cell)";
-  return REF.regions[bg] ?? bg;
+  if (bg === "RIVER") return t("khan.terrain.R");
+  if (bg === "OUTER") return t("khan.bg.outer");
+  if (bg === "KHAN") return t("khan.bg.khan");
+  return regionName(bg);
 }
 
 function rulerName(id) {
-  if (id === "russian") return "the Russian";
-  if (id === "seljuk") return "the Seljuk";
-  return id.replace(/^ruler_(\d+)$/, "Ruler $1");
+  if (id === "russian" || id === "seljuk") return t(`khan.ruler.${id}`);
+  const n = /^ruler_(\d+)$/.exec(id);
+  return n ? t("khan.ruler.numbered", { n: Number(n[1]) }) : id;
 }
 
 function cardText(card) {
-  if (!card) return "a card";
-  return `${rulerName(card.ruler)} ${ARROW[card.direction] ?? ""}${card.direction}, ${backgroundName(card.background)}`;
+  if (!card) return t("khan.a_card");
+  return t("khan.card_text", { ruler: rulerName(card.ruler), arrow: ARROW[card.direction] ?? "", direction: card.direction, background: backgroundName(card.background) });
 }
 
 const seatColour = (s) => SEAT_COLOURS[s % SEAT_COLOURS.length];
@@ -134,8 +135,8 @@ function mapSvg(ctx) {
 
   // the placement being built: its cells are drawn as a preview
   let preview = [];
-  const t = picked.indexOf(picked.find((p) => p.startsWith("tile:")));
-  if (t >= 0 && picked[t + 2]?.startsWith("shape:")) preview = placeShape(picked[t + 2].slice(6), parseCell(picked[t + 1].slice(5)));
+  const at = picked.indexOf(picked.find((p) => p.startsWith("tile:")));
+  if (at >= 0 && picked[at + 2]?.startsWith("shape:")) preview = placeShape(picked[at + 2].slice(6), parseCell(picked[at + 1].slice(5)));
   const previewSet = new Set(preview.map(key));
   const consent = view.pending_consent;
 
@@ -147,25 +148,27 @@ function mapSvg(ctx) {
     const k = key([r, c]);
     const occ = occupant.get(k);
     const ruler = rulerAt.get(k);
-    const what = ruler ? `, ${rulerName(ruler)}` : occ?.kind === "neutral" ? ", a neutral yurt"
-      : occ?.kind === "yurt" ? `, a yurt of ${seatLabel(occ.seat, ctx.names)}` : "";
+    const where = { cell: cellName(r, c), terrain: regionName(letter) };
+    const label = ruler ? t("khan.cell.ruler", { ...where, ruler: rulerName(ruler) }) : occ?.kind === "neutral" ? t("khan.cell.neutral", where)
+      : occ?.kind === "yurt" ? t("khan.cell.yurt", { ...where, who: seatLabel(occ.seat, ctx.names) }) : t("khan.cell.free", where);
     const cellToken = `cell:${k}`;
     cells.push(svg("g", { "data-key": `cell:${k}`, class: previewSet.has(k) ? "k-preview" : null },
       svg("rect", {
         x, y, width: CELL, height: CELL, fill: TERRAIN[letter] ?? "#ccc", class: `k-cell k-${letter}`,
-        "data-pick": cellToken, "aria-label": `${cellName(r, c)}: ${regionName(letter)}${what}`,
+        "data-pick": cellToken, "aria-label": label,
         stroke: "#0003", "stroke-width": 1,
       }),
-      occ?.kind === "neutral" ? yurt(x + CELL / 2, y + CELL / 2 + 3, "#1b1b1b", "neutral yurt") : null,
-      occ?.kind === "yurt" ? yurt(x + CELL / 2, y + CELL / 2 + 3, seatColour(occ.seat), `yurt of ${seatLabel(occ.seat, ctx.names)}`) : null));
+      occ?.kind === "neutral" ? yurt(x + CELL / 2, y + CELL / 2 + 3, "#1b1b1b", t("khan.neutral_yurt")) : null,
+      occ?.kind === "yurt" ? yurt(x + CELL / 2, y + CELL / 2 + 3, seatColour(occ.seat), t("khan.yurt_of", { who: seatLabel(occ.seat, ctx.names) })) : null));
   }));
 
   const tiles = (view.tiles_placed ?? []).map((tp, i) => {
     const bridge = REF.tiles[tp.tile]?.kind === "bridge" || tp.tile.startsWith("B-");
     const [fr, fc] = firstCell(tp.cells);
-    const marks = (tp.owners ?? []).map((s, j) => yurt(PAD + fc * CELL + 12 + j * 15, PAD + fr * CELL + 16, seatColour(s), `yurt of ${seatLabel(s, ctx.names)}`));
+    const marks = (tp.owners ?? []).map((s, j) => yurt(PAD + fc * CELL + 12 + j * 15, PAD + fr * CELL + 16, seatColour(s), t("khan.yurt_of", { who: seatLabel(s, ctx.names) })));
     return svg("g", { class: `k-tile${bridge ? " k-bridge" : ""}`, "data-key": `tile:${i}`, "aria-hidden": "true" },
-      svg("title", {}, `${bridge ? "bridge" : "tile"} ${tp.tile} (${REF.tiles[tp.tile]?.value ?? "?"} points) of ${(tp.owners ?? []).map((s) => seatLabel(s, ctx.names)).join(" and ")}`),
+      svg("title", {}, t("khan.tile_placed", { kind: t(bridge ? "khan.kind.bridge" : "khan.kind.tile"), id: tp.tile, points: REF.tiles[tp.tile]?.value ?? 0,
+        owners: list((tp.owners ?? []).map((s) => seatLabel(s, ctx.names))) })),
       tp.cells.map(([r, c]) => svg("rect", { x: PAD + c * CELL + 1, y: PAD + r * CELL + 1, width: CELL - 2, height: CELL - 2, class: "k-tile-cell", fill: ownerFill(tp.owners ?? []) })),
       svg("path", { d: outline(tp.cells), class: "k-tile-edge" }),
       marks);
@@ -189,7 +192,7 @@ function mapSvg(ctx) {
       svg("circle", {
         cx: PAD + c * CELL + CELL / 2, cy: PAD + r * CELL + CELL / 2, r: CELL / 2 - 5,
         fill: RULER_COLOUR[id] ?? "#999", stroke: "#111", "stroke-width": 2, class: "k-ruler",
-        "data-pick": token, "aria-label": `${rulerName(id)} at ${cellName(r, c)}` + (next.has(token) ? ": drive him out" : ""),
+        "data-pick": token, "aria-label": t(next.has(token) ? "khan.ruler_at_drive" : "khan.ruler_at", { ruler: rulerName(id), cell: cellName(r, c) }),
       }),
       svg("text", { x: PAD + c * CELL + CELL / 2, y: PAD + r * CELL + CELL / 2 + 5, class: "k-ruler-text", "aria-hidden": "true" }, rulerInitials(id)));
   });
@@ -199,7 +202,7 @@ function mapSvg(ctx) {
   const coords = svg("g", { class: "k-coords", "aria-hidden": "true" },
     Array.from({ length: cols }, (_, c) => svg("text", { x: PAD + c * CELL + CELL / 2, y: PAD - 6, "text-anchor": "middle" }, colLetter(c))),
     Array.from({ length: n }, (_, r) => svg("text", { x: PAD - 4, y: PAD + r * CELL + CELL / 2 + 4, "text-anchor": "end" }, String(r + 1))));
-  return svg("svg", { class: "board k-map", viewBox: `0 0 ${w} ${hgt}`, role: "group", "aria-label": "the map of Khan" },
+  return svg("svg", { class: "board k-map", viewBox: `0 0 ${w} ${hgt}`, role: "group", "aria-label": t("khan.map_label") },
     defs, svg("rect", { x: 0, y: 0, width: w, height: hgt, fill: "#f3efe6" }),
     coords, cells, tiles, consentLayer, previewLayer, rulers);
 }
@@ -213,7 +216,7 @@ function rulerInitials(id) {
 function cardEl(card, token, extra = {}) {
   const colour = card.background in TERRAIN ? TERRAIN[card.background] : card.background === "RIVER" ? TERRAIN.R : card.background === "KHAN" ? "#d4af37" : "#f3efe6";
   return h("div.k-card", {
-    "data-pick": token, "data-card": card.id, "aria-label": `card ${cardText(card)}`,
+    "data-pick": token, "data-card": card.id, "aria-label": t("khan.card_label", { card: cardText(card) }),
     title: `${card.id}: ${cardText(card)}`, ...extra,
   },
   h("span.k-card-bg", { style: `background: ${colour}` }, backgroundName(card.background)),
@@ -230,21 +233,21 @@ function tileShapeSvg(cells, size = 10) {
 
 function tileSupply(ctx) {
   const supply = ctx.view.tile_supply ?? {};
-  return h("div.k-tiles", { "aria-label": "tile supply" }, Object.entries(supply).map(([id, count]) => {
-    const t = REF.tiles[id];
-    const label = `${t?.kind === "bridge" ? "bridge" : "tile"} ${id}, ${t?.value ?? "?"} points, ${count} left`;
-    return h(`div.k-tile-type${count ? "" : ".gone"}${t?.kind === "bridge" ? ".bridge" : ""}`, { "data-pick": `tile:${id}`, "aria-label": label, title: label },
-      t ? tileShapeSvg(t.cells) : null, h("span", {}, id), h("span.muted", {}, `×${count}`));
+  return h("div.k-tiles", { "aria-label": t("khan.tile_supply") }, Object.entries(supply).map(([id, count]) => {
+    const tile = REF.tiles[id];
+    const label = t("khan.tile_type", { kind: t(tile?.kind === "bridge" ? "khan.kind.bridge" : "khan.kind.tile"), id, points: tile?.value ?? 0, count });
+    return h(`div.k-tile-type${count ? "" : ".gone"}${tile?.kind === "bridge" ? ".bridge" : ""}`, { "data-pick": `tile:${id}`, "aria-label": label, title: label },
+      tile ? tileShapeSvg(tile.cells) : null, h("span", {}, id), h("span.muted", {}, `×${count}`));
   }));
 }
 
 /** The orientations that may come next, drawn as small shapes to point at. */
 function orientations(ctx) {
-  const shapes = [...(ctx.next ?? [])].filter((t) => t.startsWith("shape:"));
+  const shapes = [...(ctx.next ?? [])].filter((tok) => tok.startsWith("shape:"));
   if (!shapes.length) return null;
-  return h("div.k-orient", { role: "group", "aria-label": "orientations of the tile" },
-    h("span", {}, "Turn the tile: "),
-    shapes.map((tok, i) => h("div.k-orient-opt", { "data-pick": tok, "aria-label": `orientation ${i + 1}: ${khanBoard.tokenLabel(tok)}` },
+  return h("div.k-orient", { role: "group", "aria-label": t("khan.orientations") },
+    h("span", {}, t("khan.turn_the_tile")),
+    shapes.map((tok, i) => h("div.k-orient-opt", { "data-pick": tok, "aria-label": t("khan.orientation", { n: i + 1, shape: khanBoard.tokenLabel(tok) }) },
       tileShapeSvg(tok.slice(6).split(";").map(parseCell), 12))));
 }
 
@@ -258,39 +261,40 @@ function players(ctx) {
     const specials = view.special_cards?.[s] ?? {};
     const active = (view.active_special_cards ?? []).filter((a) => a.seat === s);
     const mine = s === seat;
-    return h(`section.k-player${acting ? ".acting" : ""}`, { "data-seat": s, "aria-label": `player ${seatLabel(s, names)}` },
+    return h(`section.k-player${acting ? ".acting" : ""}`, { "data-seat": s, "aria-label": t("khan.player_label", { who: seatLabel(s, names) }) },
       h("h3", {}, h("span.swatch", { style: `background: ${seatColour(s)}` }), seatLabel(s, names),
-        mine ? h("span.badge.you", {}, ctx.mode === "replay" ? "viewpoint" : "you") : null,
-        acting ? h("span.badge.turn", {}, "to act") : null),
+        mine ? h("span.badge.you", {}, ctx.mode === "replay" ? t("board.viewpoint") : t("common.you")) : null,
+        acting ? h("span.badge.turn", {}, t("board.to_act")) : null),
       h("div.k-facts", {},
-        h("span", {}, "yurts ", h("strong", {}, String(view.player_yurts?.[s]?.length ?? 0))),
-        h("span", {}, "tiles ", h("strong", {}, String((view.tiles_placed ?? []).filter((t) => t.owners?.includes(s)).length))),
-        h("span", {}, "tile points ", h("strong.k-points", {}, String(pts[s] ?? 0))),
-        h("span", {}, "hand ", h("strong", {}, String(view.hand_sizes?.[s] ?? 0)))),
-      result ? h("div.k-final", {}, "Final score ", h("strong.k-score", { "data-seat": s }, String(result.scores?.[s] ?? "—")),
-        ` (tiles ${result.tile_points?.[s] ?? 0} + areas ${result.area_bonus?.[s] ?? 0}; largest area ${result.largest_area?.[s] ?? 0})`,
-        (result.winners ?? []).includes(s) ? h("span.badge.turn", {}, "winner") : null) : null,
+        h("span", {}, t("khan.fact.yurts"), h("strong", {}, String(view.player_yurts?.[s]?.length ?? 0))),
+        h("span", {}, t("khan.fact.tiles"), h("strong", {}, String((view.tiles_placed ?? []).filter((tp) => tp.owners?.includes(s)).length))),
+        h("span", {}, t("khan.fact.tile_points"), h("strong.k-points", {}, String(pts[s] ?? 0))),
+        h("span", {}, t("khan.fact.hand"), h("strong", {}, String(view.hand_sizes?.[s] ?? 0)))),
+      result ? h("div.k-final", {}, t("khan.final_score"), h("strong.k-score", { "data-seat": s }, String(result.scores?.[s] ?? "—")),
+        t("khan.final_detail", { tiles: result.tile_points?.[s] ?? 0, areas: result.area_bonus?.[s] ?? 0, largest: result.largest_area?.[s] ?? 0 }),
+        (result.winners ?? []).includes(s) ? h("span.badge.turn", {}, t("result.winner")) : null) : null,
       h("div.k-specials", {}, Object.entries(specials).map(([card, n]) => {
         const token = `special:${card}`;
         const usable = mine && next.has(token);
-        return h("span.k-special", { "data-pick": mine ? token : null, "aria-label": `${SPECIAL_NAME[card] ?? card}: ${n} left` + (usable ? ", play it" : "") },
-          `${SPECIAL_NAME[card] ?? card} ×${n}`);
+        return h("span.k-special", { "data-pick": mine ? token : null, "aria-label": t(usable ? "khan.special_left_play" : "khan.special_left", { card: specialName(card), count: n }) },
+          `${specialName(card)} ×${n}`);
       }),
-      active.map((a) => h("span.badge.live", {}, `active: ${SPECIAL_NAME[a.card] ?? a.card}${a.region ? ` (${regionName(a.region)})` : ""}`))));
+      active.map((a) => h("span.badge.live", {}, a.region ? t("khan.active_special_region", { card: specialName(a.card), region: regionName(a.region) })
+        : t("khan.active_special", { card: specialName(a.card) })))));
   }));
 }
 
 function legend() {
-  return h("div.k-legend", { "aria-label": "map legend" },
+  return h("div.k-legend", { "aria-label": t("khan.legend") },
     ["M", "S", "F", "T", "K", "I", "R"].map((l) => h("span", {},
       h("span.k-swatch", { style: `background: ${TERRAIN[l]}`, "aria-hidden": "true" }), regionName(l))));
 }
 
 function camps(view) {
-  return h("div.k-camps", { "aria-label": "the rulers' camps" }, Object.entries(view.camps ?? {}).map(([id, n]) => {
+  return h("div.k-camps", { "aria-label": t("khan.camps") }, Object.entries(view.camps ?? {}).map(([id, n]) => {
     const on = (view.rulers ?? {})[id];
-    return h(`span.k-camp${on ? "" : ".gone"}`, { title: `${rulerName(id)}: ${n} yurts in camp${on ? "" : ", has left the board"}` },
-      h("span.k-dot", { style: `background: ${RULER_COLOUR[id] ?? "#999"}` }), rulerName(id), " ", h("strong", {}, `⌂${n}`), on ? "" : " (gone)");
+    return h(`span.k-camp${on ? "" : ".gone"}`, { title: t(on ? "khan.camp_title" : "khan.camp_title_gone", { ruler: rulerName(id), count: n }) },
+      h("span.k-dot", { style: `background: ${RULER_COLOUR[id] ?? "#999"}` }), rulerName(id), " ", h("strong", {}, `⌂${n}`), on ? "" : t("khan.gone"));
   }));
 }
 
@@ -298,17 +302,17 @@ function turnInfo(ctx) {
   const { view, names } = ctx;
   const turn = view.turn ?? {};
   const status = view.status ?? ctx.status ?? {};
-  const phase = { actions: "actions", extra_action: "the High Morale action", special: "a special card", consent: "consent", end_phase: "end phase: conquests only", waiting: "waiting", finished: "over" }[status.phase] ?? status.phase;
+  const phase = status.phase ? tOr(`khan.phase.${status.phase}`, {}, status.phase) : null;
   return h("div.k-info", {},
-    h("span", {}, "Turn ", h("strong", {}, String(view.turn_no ?? 0)), view.current !== null && view.current !== undefined ? [" — ", seatLabel(view.current, names)] : null),
-    h("span", {}, "Step: ", h("strong", {}, phase ?? "—")),
-    turn.actions_left !== undefined ? h("span", {}, "actions left ", h("strong", {}, String(turn.actions_left))) : null,
-    h("span", {}, "rulers gone ", h("strong", {}, `${(view.removed_rulers ?? []).length}/5`)),
-    h("span", {}, "deck ", h("strong", {}, String(view.draw_pile_size ?? 0))),
-    h("span", {}, "neutral supply ", h("strong", {}, String(view.general_supply ?? 0))),
-    view.discard_top ? h("span", {}, "top of the discard pile: ", h("strong", {}, cardText(view.discard_top))) : null,
-    view.end_phase ? h("span.badge.live", {}, "end phase") : null,
-    view.pending_consent ? h("span.badge.live", {}, `${seatLabel(view.pending_consent.ask?.[0] ?? view.pending_consent.seat, names)} is asked to agree to a conquest (dashed)`) : null);
+    h("span", {}, t("khan.info.turn"), h("strong", {}, String(view.turn_no ?? 0)), view.current !== null && view.current !== undefined ? [" — ", seatLabel(view.current, names)] : null),
+    h("span", {}, t("khan.info.step"), h("strong", {}, phase ?? "—")),
+    turn.actions_left !== undefined ? h("span", {}, t("khan.info.actions_left"), h("strong", {}, String(turn.actions_left))) : null,
+    h("span", {}, t("khan.info.rulers_gone"), h("strong", {}, `${(view.removed_rulers ?? []).length}/5`)),
+    h("span", {}, t("khan.info.deck"), h("strong", {}, String(view.draw_pile_size ?? 0))),
+    h("span", {}, t("khan.info.neutral_supply"), h("strong", {}, String(view.general_supply ?? 0))),
+    view.discard_top ? h("span", {}, t("khan.info.discard_top"), h("strong", {}, cardText(view.discard_top))) : null,
+    view.end_phase ? h("span.badge.live", {}, t("khan.phase.end_phase_badge")) : null,
+    view.pending_consent ? h("span.badge.live", {}, t("khan.consent_asked", { who: seatLabel(view.pending_consent.ask?.[0] ?? view.pending_consent.seat, names) })) : null);
 }
 
 function hand(ctx) {
@@ -316,8 +320,8 @@ function hand(ctx) {
   if (!cards) return null;
   const discarding = (ctx.picked ?? [])[0] === "choice";
   return h("div.panel.k-hand-panel", {},
-    h("h3", {}, ctx.mode === "replay" ? "Hand" : "Your hand", discarding ? h("span.muted", {}, " — point at the cards to discard, then confirm") : null),
-    h("div.k-hand", {}, cards.length ? cards.map((c) => cardEl(c, discarding ? `discard:${c.id}` : `card:${c.id}`)) : h("span.muted", {}, "no cards")));
+    h("h3", {}, ctx.mode === "replay" ? t("khan.hand") : t("board.your_hand"), discarding ? h("span.muted", {}, t("khan.discard_hint")) : null),
+    h("div.k-hand", {}, cards.length ? cards.map((c) => cardEl(c, discarding ? `discard:${c.id}` : `card:${c.id}`)) : h("span.muted", {}, t("board.no_cards"))));
 }
 
 // -- the module ---------------------------------------------------------------------------------
@@ -373,35 +377,35 @@ const khanBoard = {
     const phase = ctx?.view?.status?.phase ?? ctx?.status?.phase;
     switch (kind) {
       case "card":
-        return `play ${cardText(REF.cards[v] ?? (ctx?.view?.hand ?? []).find((c) => c.id === v)) }`;
+        return t("khan.pick.play_card", { card: cardText(REF.cards[v] ?? (ctx?.view?.hand ?? []).find((c) => c.id === v)) });
       case "cell": {
         const [r, c] = parseCell(v);
-        return `${cellName(r, c)} (${regionName(REF.rows[r]?.[c])})`;
+        return t("khan.pick.cell", { cell: cellName(r, c), terrain: regionName(REF.rows[r]?.[c]) });
       }
       case "choice":
-        return "invasion of choice (both actions)";
+        return t("khan.pick.choice");
       case "discard":
-        return `discard ${cardText(REF.cards[v])}`;
+        return t("khan.pick.discard", { card: cardText(REF.cards[v]) });
       case "ruler":
-        return `drive out ${rulerName(v)}`;
+        return t("khan.pick.drive_out", { ruler: rulerName(v) });
       case "tile":
-        return `conquer with ${REF.tiles[v]?.kind === "bridge" ? "bridge" : "tile"} ${v} (${REF.tiles[v]?.value ?? "?"} points)`;
+        return t(REF.tiles[v]?.kind === "bridge" ? "khan.pick.bridge" : "khan.pick.tile", { id: v, points: REF.tiles[v]?.value ?? 0 });
       case "shape": {
         const cells = v.split(";").map(parseCell);
         const rows = Math.max(...cells.map((x) => x[0])) + 1;
         const cols = Math.max(...cells.map((x) => x[1])) + 1;
-        return `turned ${rows} row${rows === 1 ? "" : "s"} by ${cols} column${cols === 1 ? "" : "s"}`;
+        return t("khan.pick.shape", { rows, cols });
       }
       case "special":
-        return `play ${SPECIAL_NAME[v] ?? v}`;
+        return t("khan.pick.special", { card: specialName(v) });
       case "region":
-        return `protect the ${regionName(v)}`;
+        return t("khan.pick.region", { terrain: regionName(v) });
       case "consent":
-        return v === "yes" ? "agree to the conquest" : "refuse the conquest";
+        return t(v === "yes" ? "khan.pick.agree" : "khan.pick.refuse");
       case "start":
-        return "the match starts: cards dealt, the first ruler flees";
+        return t("khan.pick.start");
       case "pass":
-        return phase === "special" ? "play no special card" : phase === "end_phase" ? "pass: no more conquests this turn" : "pass: end your actions";
+        return t(phase === "special" ? "khan.pick.no_special" : phase === "end_phase" ? "khan.pick.pass_end_phase" : "khan.pick.pass");
       default:
         return token;
     }
@@ -411,15 +415,15 @@ const khanBoard = {
     linkCss();
     const view = ctx.view ?? {};
     if (!REF.rows.length || view.players === undefined) {
-      root.replaceChildren(h("div.panel", {}, h("p.muted", {}, "Waiting for the map…")));
+      root.replaceChildren(h("div.panel", {}, h("p.muted", {}, t("khan.waiting_map"))));
       return;
     }
     root.replaceChildren(h("div.khan", {},
       h("div.panel", {}, turnInfo(ctx), camps(view), legend()),
       h("div.panel.k-map-panel", {}, mapSvg(ctx), orientations(ctx)),
       hand(ctx),
-      h("div.panel", {}, h("h3", {}, "Tiles to conquer with"), tileSupply(ctx)),
-      h("div.panel", {}, h("h3", {}, "Players"), players(ctx))));
+      h("div.panel", {}, h("h3", {}, t("khan.tiles_heading")), tileSupply(ctx)),
+      h("div.panel", {}, h("h3", {}, t("khan.players_heading")), players(ctx))));
   },
 };
 
