@@ -35,7 +35,16 @@ import redis
 import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from service.store.base import REJECTION_TTL_MS, Claim, Commit, MatchRecord, PlayerRecord, StoreUnavailable
+from service.store.base import (
+    REJECTION_TTL_MS,
+    Claim,
+    Commit,
+    DeliveryRecord,
+    HookRecord,
+    MatchRecord,
+    PlayerRecord,
+    StoreUnavailable,
+)
 from service.store.durability import Durability, judge_redis, worst
 from service.store.redis import (
     _APPEND,
@@ -202,6 +211,42 @@ class ClusterStore(RedisStore):
 
     async def count_diverged(self) -> int:
         return await self._retry(super().count_diverged)
+
+    # -- webhooks: writes keyed by hook and delivery id, cursors that only move forward, so a
+    # retry after a lost answer changes nothing (a claim retried after it landed finds the
+    # delivery held, and it is sent when the lease runs out: at least once still holds) ---
+    async def add_hook(self, hook: HookRecord, limit: int) -> bool:
+        return await self._retry(super().add_hook, hook, limit)
+
+    async def hooks(self, owner: str) -> list[HookRecord]:
+        return await self._retry(super().hooks, owner)
+
+    async def remove_hook(self, owner: str, hook_id: str) -> bool:
+        return await self._retry(super().remove_hook, owner, hook_id)
+
+    async def hook_owners(self) -> list[str]:
+        return await self._retry(super().hook_owners)
+
+    async def hook_cursor(self, match_id: str) -> int:
+        return await self._retry(super().hook_cursor, match_id)
+
+    async def set_hook_cursor(self, match_id: str, seq: int) -> None:
+        await self._retry(super().set_hook_cursor, match_id, seq)
+
+    async def add_deliveries(self, deliveries: Sequence[DeliveryRecord]) -> int:
+        return await self._retry(super().add_deliveries, deliveries)
+
+    async def claim_delivery(self, delivery_id: str, now: int, until: int) -> DeliveryRecord | None:
+        return await self._retry(super().claim_delivery, delivery_id, now, until)
+
+    async def save_delivery(self, delivery: DeliveryRecord) -> None:
+        await self._retry(super().save_delivery, delivery)
+
+    async def due_deliveries(self, now: int, limit: int) -> list[str]:
+        return await self._retry(super().due_deliveries, now, limit)
+
+    async def deliveries(self, owner: str, offset: int, limit: int) -> tuple[int, list[DeliveryRecord]]:
+        return await self._retry(super().deliveries, owner, offset, limit)
 
     # -- players: single-key writes with NX, so a retry after a lost answer changes nothing ---
     async def put_player(self, player: PlayerRecord) -> bool:
